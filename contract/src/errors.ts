@@ -1,0 +1,17 @@
+/** Every error answer: JSON with a message a person can act on and a stable code (design §3). */
+export interface ApiError {
+  message: string;
+  code: string;
+}
+
+export const ERROR_CODES = {
+  validation: 'VALIDATION',
+  unauthorized: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  notFound: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  rateLimited: 'RATE_LIMITED',
+  tooLarge: 'PAYLOAD_TOO_LARGE',
+  unverified: 'UNVERIFIED',
+  internal: 'INTERNAL',
+} as const;

@@ -1,0 +1,2 @@
+export { AccountsService } from './service.js';
+export { accountsRoutes } from './routes.js';

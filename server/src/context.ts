@@ -1,0 +1,38 @@
+import { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { Db } from './db/connection.js';
+import type { RateLimits } from './http/rate-limit.js';
+import type { TokenService } from './http/tokens.js';
+import type { Mailer } from './mail/mailer.js';
+
+/** The authenticated caller of a request or STOMP session. */
+export interface Principal {
+  userId: number;
+  email: string;
+  tokenVersion: number;
+}
+
+export interface AppEventMap {
+  /** Every token of this user older than tokenVersion stopped working (password change or reset). */
+  'user.tokensRevoked': [{ userId: number; tokenVersion: number }];
+}
+
+export class AppEvents extends EventEmitter<AppEventMap> {}
+
+/** Everything a module's service needs, built once per app instance (tests build one per app). */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  clock: () => number;
+  mailer: Mailer;
+  tokens: TokenService;
+  limits: RateLimits;
+  events: AppEvents;
+  /** Shared command connection when REDIS_URL is set (rate limits, publishing). */
+  redis: Redis | undefined;
+  logger: FastifyBaseLogger;
+  /** Resolves a bearer token to its user, rejecting revoked and expired tokens. */
+  authenticate(token: string): Promise<Principal | null>;
+}

@@ -1,0 +1,57 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  /** Cheap round trip used by /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// int8 (COUNT(*), bigint timestamps) arrives as a string by default; our values fit in a double.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function openDb(options: { databaseUrl?: string; dataDir: string; sqliteFile?: string }): Db {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  const file = options.sqliteFile ?? path.join(options.dataDir, 'market.db');
+  return openSqlite(file);
+}
+
+function openSqlite(file: string): Db {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  // WAL + NORMAL is durable across process crashes; only an OS crash can lose the last commit.
+  sqlite.pragma('synchronous = NORMAL');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    kysely,
+    dialect: 'sqlite',
+    ping: async () => {
+      sqlite.prepare('select 1').get();
+    },
+    close: () => kysely.destroy(),
+  };
+}
+
+function openPostgres(url: string): Db {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kysely,
+    dialect: 'postgres',
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    close: () => kysely.destroy(),
+  };
+}

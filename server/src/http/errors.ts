@@ -1,0 +1,69 @@
+import { ERROR_CODES, MESSAGES, type ApiError } from '@campus/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ZodError } from 'zod';
+
+/** An error whose message is meant for the person using the app. */
+export class HttpError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    message: string,
+    public readonly code: string = codeForStatus(statusCode),
+    public readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message, ERROR_CODES.validation);
+export const unauthorized = (message: string = MESSAGES.unauthorized) =>
+  new HttpError(401, message, ERROR_CODES.unauthorized);
+export const forbidden = (message: string = MESSAGES.forbidden) =>
+  new HttpError(403, message, ERROR_CODES.forbidden);
+export const notFound = (message: string = MESSAGES.notFound) =>
+  new HttpError(404, message, ERROR_CODES.notFound);
+
+function codeForStatus(status: number): string {
+  if (status === 401) return ERROR_CODES.unauthorized;
+  if (status === 403) return ERROR_CODES.forbidden;
+  if (status === 404) return ERROR_CODES.notFound;
+  if (status === 409) return ERROR_CODES.conflict;
+  if (status === 413) return ERROR_CODES.tooLarge;
+  if (status === 429) return ERROR_CODES.rateLimited;
+  if (status >= 500) return ERROR_CODES.internal;
+  return ERROR_CODES.validation;
+}
+
+/** Parses with a contract schema; the first issue becomes a 400 a person can act on. */
+export function parseOr400<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: ZodError } }, value: unknown): T {
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) throw badRequest(result.error.issues[0]?.message ?? MESSAGES.giveAllDetails);
+  return result.data;
+}
+
+/** One error shape for the whole API: `{message, code}`; 5xx detail stays in the log. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).headers(error.headers).send(body(error.message, error.code));
+    }
+    if (error instanceof ZodError) {
+      return reply.code(400).send(body(error.issues[0]?.message ?? MESSAGES.giveAllDetails, ERROR_CODES.validation));
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_FILES_LIMIT') {
+      return reply.code(413).send(body(MESSAGES.imageTooLarge, ERROR_CODES.tooLarge));
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return reply.code(400).send(body(MESSAGES.badJson, ERROR_CODES.validation));
+    }
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send(body(error.message, codeForStatus(status)));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send(body(MESSAGES.serverError, ERROR_CODES.internal));
+  });
+}
+
+function body(message: string, code: string): ApiError {
+  return { message, code };
+}

@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp, type BuildOptions } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { MailCapture, codeFrom } from './mail-capture.js';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
+export const dialects: TestDialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export const redisUrl = process.env.TEST_REDIS_URL;
+
+/** A clock tests can move forward. */
+export class TestClock {
+  constructor(public nowMs = Date.now()) {}
+  now = () => this.nowMs;
+  advance(ms: number) {
+    this.nowMs += ms;
+  }
+}
+
+export interface TestAppOptions extends BuildOptions {
+  dialect?: TestDialect;
+  /** Use Redis for rate limits and fan-out (requires TEST_REDIS_URL). */
+  redis?: boolean;
+  /** Share a database with another test app (cross-process tests). */
+  databaseUrl?: string;
+  env?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  mail: MailCapture;
+  clock: TestClock;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  close(): Promise<void>;
+}
+
+/** A fresh PostgreSQL database per test app, so parallel test files never see each other's rows. */
+export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `cm_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'cm-test-'));
+  const mail = new MailCapture();
+  const smtpUrl = await mail.start();
+  const clock = new TestClock();
+  let databaseUrl = options.databaseUrl;
+  let dropDb: (() => Promise<void>) | undefined;
+  if (!databaseUrl && options.dialect === 'postgres') {
+    const created = await createPgDatabase();
+    databaseUrl = created.url;
+    dropDb = created.drop;
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    SMTP_URL: smtpUrl,
+    JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
+    ALLOWED_EMAIL_DOMAINS: 'msu.edu',
+    LOG_LEVEL: 'silent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(options.redis && redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...options.env,
+  });
+  config.keyPrefix = `cmtest:${randomBytes(4).toString('hex')}:`;
+  const app = await buildApp(config, { clock: clock.now, logger: false, webDist: '/nonexistent', ...options });
+  return {
+    app,
+    mail,
+    clock,
+    dataDir,
+    databaseUrl,
+    async close() {
+      await app.close();
+      await mail.stop();
+      await dropDb?.();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Student {
+  id: number;
+  email: string;
+  password: string;
+  token: string;
+  firstName: string;
+  lastName: string;
+}
+
+let studentSeq = 0;
+
+/** Signs up, reads the code from the captured mail, verifies and logs in — as a student would. */
+export async function createStudent(t: TestApp, overrides: Partial<Pick<Student, 'email' | 'firstName' | 'lastName' | 'password'>> = {}): Promise<Student> {
+  studentSeq += 1;
+  const firstName = overrides.firstName ?? `Student${studentSeq}`;
+  const lastName = overrides.lastName ?? 'Spartan';
+  const email = overrides.email ?? `s${studentSeq}-${randomBytes(3).toString('hex')}@msu.edu`;
+  const password = overrides.password ?? 'green-and-white-42';
+  const before = t.mail.count(email);
+  const signUp = await t.app.inject({ method: 'POST', url: '/public/sign-up', payload: { firstName, lastName, email, password } });
+  if (signUp.statusCode !== 201) throw new Error(`sign-up failed: ${signUp.statusCode} ${signUp.body}`);
+  const code = codeFrom(await t.mail.waitFor(email, before));
+  const verify = await t.app.inject({ method: 'POST', url: '/public/verify', payload: { email, token: code } });
+  if (verify.statusCode !== 200) throw new Error(`verify failed: ${verify.body}`);
+  const login = await t.app.inject({ method: 'POST', url: '/public/login', payload: { email, password } });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
+  const info = await t.app.inject({ method: 'GET', url: `/users/info?email=${encodeURIComponent(email)}`, headers: { authorization: `Bearer ${login.body}` } });
+  return { id: (info.json() as { id: number }).id, email, password, token: login.body, firstName, lastName };
+}
+
+/** app.inject with the student's bearer token. */
+export function asStudent(t: TestApp, student: Pick<Student, 'token'>, options: InjectOptions): Promise<LightMyRequestResponse> {
+  return t.app.inject({ ...options, headers: { ...options.headers, authorization: `Bearer ${student.token}` } });
+}
+
+export { codeFrom };
