@@ -6,6 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { DEFAULT_LIMITS, type LimitName, type LimitPolicy } from '../src/http/rate-limit.js';
 import { MailCapture, codeFrom } from './mail-capture.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
@@ -32,6 +33,13 @@ export interface TestAppOptions extends BuildOptions {
   databaseUrl?: string;
   env?: Record<string, string>;
 }
+
+/** Every injected request comes from 127.0.0.1, so per-IP limits would trip across unrelated tests. */
+const generousIpLimits: Partial<Record<LimitName, LimitPolicy>> = Object.fromEntries(
+  Object.keys(DEFAULT_LIMITS)
+    .filter((name) => name.endsWith(':ip'))
+    .map((name) => [name, { points: 100_000, durationSeconds: 60 }]),
+);
 
 export interface TestApp {
   app: FastifyInstance;
@@ -88,7 +96,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   config.keyPrefix = `cmtest:${randomBytes(4).toString('hex')}:`;
-  const app = await buildApp(config, { clock: clock.now, logger: false, webDist: '/nonexistent', ...options });
+  const app = await buildApp(config, {
+    clock: clock.now,
+    logger: false,
+    webDist: '/nonexistent',
+    ...options,
+    rateLimits: { ...generousIpLimits, ...options.rateLimits },
+  });
   return {
     app,
     mail,

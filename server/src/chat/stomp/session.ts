@@ -1,0 +1,516 @@
+import { randomBytes } from 'node:crypto';
+import type { WebSocket, RawData } from 'ws';
+import {
+  DEFAULT_LIMITS,
+  FrameParser,
+  StompFrameError,
+  header,
+  headerRecord,
+  serializeFrame,
+  type Frame,
+  type FrameLimits,
+  type StompVersion,
+} from './frame.js';
+
+/** Who a session belongs to, as the authenticate hook established it. */
+export interface StompPrincipal {
+  userId: number;
+  tokenVersion: number;
+}
+
+/**
+ * An error the client should see: `message` goes into the ERROR frame's message header, `detail`
+ * into its body. Anything else thrown by a hook becomes a generic message (details only logged).
+ */
+export class StompError extends Error {
+  override readonly name = 'StompError';
+  constructor(
+    message: string,
+    readonly detail?: string,
+    /** WebSocket close code used after the ERROR frame. */
+    readonly closeCode: number = CLOSE.policy,
+  ) {
+    super(message);
+  }
+}
+
+export const CLOSE = {
+  normal: 1000,
+  goingAway: 1001,
+  protocol: 1002,
+  policy: 1008,
+  tooBig: 1009,
+  internal: 1011,
+} as const;
+
+export interface StompHooks {
+  /** Resolves the principal from the CONNECT headers or throws (StompError for a client message). */
+  authenticate(headers: Record<string, string>): Promise<StompPrincipal>;
+  /** Throws (StompError) when the principal may not subscribe to the destination. */
+  authorizeSubscribe(principal: StompPrincipal, destination: string): Promise<void> | void;
+  /** Handles a SEND; the receipt is sent after it resolves. Throws to answer ERROR and close. */
+  onSend(session: StompSession, destination: string, body: string, headers: Record<string, string>): Promise<void>;
+}
+
+export interface StompLogger {
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface SessionOptions {
+  limits: FrameLimits;
+  /** What this server offers in CONNECTED heart-beat: sx (can send every), sy (wants every), ms. */
+  heartBeat: { outgoing: number; incoming: number };
+  /** Close sockets that have not completed CONNECT within this time. */
+  connectTimeoutMs: number;
+  /** Terminate a client whose unsent data exceeds this (a reader that does not read). */
+  maxBufferedBytes: number;
+  /** Frames waiting for processing at most (a client that floods faster than we store). */
+  maxQueuedFrames: number;
+  serverName: string;
+  logger?: StompLogger;
+}
+
+export const DEFAULT_SESSION_OPTIONS: SessionOptions = {
+  limits: DEFAULT_LIMITS,
+  heartBeat: { outgoing: 10_000, incoming: 10_000 },
+  connectTimeoutMs: 10_000,
+  maxBufferedBytes: 4 * 1024 * 1024,
+  maxQueuedFrames: 256,
+  serverName: 'campus-market/1.0',
+};
+
+const VERSIONS: readonly StompVersion[] = ['1.2', '1.1', '1.0'];
+type AckMode = 'auto' | 'client' | 'client-individual';
+
+interface Subscription {
+  id: string;
+  destination: string;
+  ack: AckMode;
+}
+
+type State = 'awaiting-connect' | 'connected' | 'closed';
+
+/** Reads `Authorization: Bearer <jwt>` (either case of the header name) from CONNECT headers. */
+export function bearerToken(headers: Record<string, string>): string | null {
+  const value = headers['Authorization'] ?? headers['authorization'];
+  if (value === undefined) return null;
+  const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(value);
+  return m ? (m[1] ?? null) : null;
+}
+
+/** Parses a heart-beat header "cx,cy"; null when malformed. */
+export function parseHeartBeat(value: string | undefined): [number, number] | null {
+  if (value === undefined) return [0, 0];
+  const m = /^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$/.exec(value);
+  if (!m) return null;
+  return [Number(m[1]), Number(m[2])];
+}
+
+/**
+ * Spec "Heart-beating": the client sends every max(cx, sy) when both are non-zero, the server
+ * every max(sx, cy) when both are non-zero.
+ */
+export function negotiateHeartBeat(
+  client: [number, number],
+  server: { outgoing: number; incoming: number },
+): { send: number; expect: number } {
+  const [cx, cy] = client;
+  return {
+    send: server.outgoing > 0 && cy > 0 ? Math.max(server.outgoing, cy) : 0,
+    expect: cx > 0 && server.incoming > 0 ? Math.max(cx, server.incoming) : 0,
+  };
+}
+
+function pickVersion(acceptVersion: string | undefined, cap: StompVersion | null): StompVersion | null {
+  const allowed = cap === null ? VERSIONS : VERSIONS.filter((v) => v <= cap);
+  // Spec: a client that does not send accept-version speaks 1.0.
+  const offered = acceptVersion === undefined ? ['1.0'] : acceptVersion.split(',').map((v) => v.trim());
+  return allowed.find((v) => offered.includes(v)) ?? null;
+}
+
+function sanitizeHeaderValue(text: string): string {
+  return text.replace(/[\r\n\0]+/g, ' ').slice(0, 200);
+}
+
+/** Commands that may carry a body (spec: "Frames and Headers"). */
+const BODY_ALLOWED = new Set(['SEND']);
+
+/**
+ * One STOMP session over one WebSocket. Frames are handled strictly one after another, so SENDs
+ * from one client are stored and acknowledged in the order they were sent.
+ */
+export class StompSession {
+  readonly id = randomBytes(9).toString('base64url');
+  principal: StompPrincipal | null = null;
+  version: StompVersion = '1.2';
+  private state: State = 'awaiting-connect';
+  private readonly parser: FrameParser;
+  private readonly subscriptions = new Map<string, Subscription>();
+  private readonly transactions = new Map<string, Frame[]>();
+  private chain: Promise<void> = Promise.resolve();
+  private queued = 0;
+  private lastReceived = Date.now();
+  private lastSent = Date.now();
+  private timers: NodeJS.Timeout[] = [];
+  private ackCounter = 0;
+  private readonly closeListeners: Array<(session: StompSession) => void> = [];
+  private readonly connectListeners: Array<(session: StompSession) => void> = [];
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly hooks: StompHooks,
+    private readonly options: SessionOptions = DEFAULT_SESSION_OPTIONS,
+    /** Version cap from the negotiated WebSocket sub-protocol, if any. */
+    private readonly protocolVersion: StompVersion | null = null,
+  ) {
+    this.parser = new FrameParser(options.limits);
+    ws.on('message', (data, isBinary) => this.onData(data, isBinary));
+    ws.on('ping', () => this.touch());
+    ws.on('pong', () => this.touch());
+    ws.on('close', () => this.finish());
+    ws.on('error', (err) => {
+      this.options.logger?.warn({ err, session: this.id }, 'stomp socket error');
+      this.finish();
+    });
+    const connectTimer = setTimeout(() => {
+      if (this.state === 'awaiting-connect') this.fail(new StompError('CONNECT expected', 'No CONNECT frame in time'));
+    }, options.connectTimeoutMs);
+    connectTimer.unref();
+    this.timers.push(connectTimer);
+  }
+
+  get isOpen(): boolean {
+    return this.state !== 'closed';
+  }
+
+  get isConnected(): boolean {
+    return this.state === 'connected';
+  }
+
+  onClose(listener: (session: StompSession) => void): void {
+    this.closeListeners.push(listener);
+  }
+
+  onConnect(listener: (session: StompSession) => void): void {
+    this.connectListeners.push(listener);
+  }
+
+  /** Subscription ids of this session listening to `destination`. */
+  subscribed(destination: string): boolean {
+    for (const s of this.subscriptions.values()) if (s.destination === destination) return true;
+    return false;
+  }
+
+  /**
+   * Sends MESSAGE to every subscription of this session on `destination`. Returns how many frames
+   * were sent.
+   */
+  deliver(destination: string, body: string, messageId: string, contentType = 'application/json'): number {
+    if (this.state !== 'connected') return 0;
+    let sent = 0;
+    for (const sub of this.subscriptions.values()) {
+      if (sub.destination !== destination) continue;
+      const headers: Array<readonly [string, string]> = [
+        ['subscription', sub.id],
+        ['message-id', messageId],
+        ['destination', destination],
+        ['content-type', contentType],
+      ];
+      if (sub.ack !== 'auto') headers.push(['ack', `${this.id}-${++this.ackCounter}`]);
+      this.write(serializeFrame('MESSAGE', headers, body, { version: this.version }));
+      sent++;
+    }
+    return sent;
+  }
+
+  /** Sends ERROR (when a message is given) and closes the socket. */
+  close(code: number = CLOSE.normal, errorMessage?: string, detail?: string): void {
+    if (this.state === 'closed') return;
+    if (errorMessage !== undefined) this.sendError(errorMessage, detail);
+    this.state = 'closed';
+    this.stopTimers();
+    this.ws.close(code, errorMessage ? sanitizeHeaderValue(errorMessage).slice(0, 120) : undefined);
+    this.emitClose();
+  }
+
+  private touch(): void {
+    this.lastReceived = Date.now();
+  }
+
+  private onData(data: RawData, _isBinary: boolean): void {
+    this.touch();
+    if (this.state === 'closed') return;
+    const chunk = Array.isArray(data)
+      ? Buffer.concat(data)
+      : Buffer.isBuffer(data)
+        ? data
+        : Buffer.from(data);
+    let frames: Frame[];
+    try {
+      frames = this.parser.push(chunk).frames;
+    } catch (err) {
+      if (err instanceof StompFrameError) {
+        this.fail(new StompError(err.message, `code: ${err.code}`, CLOSE.protocol));
+        return;
+      }
+      throw err;
+    }
+    for (const frame of frames) {
+      if (++this.queued > this.options.maxQueuedFrames) {
+        this.fail(new StompError('Too many frames in flight', 'Wait for receipts before sending more', CLOSE.policy));
+        return;
+      }
+      this.chain = this.chain.then(async () => {
+        this.queued--;
+        if (this.state === 'closed') return;
+        try {
+          await this.handle(frame);
+        } catch (err) {
+          this.fail(err, frame);
+        }
+      });
+    }
+  }
+
+  private async handle(frame: Frame): Promise<void> {
+    if (frame.body.length > 0 && !BODY_ALLOWED.has(frame.command) && frame.command !== 'CONNECT' && frame.command !== 'STOMP') {
+      throw new StompError(`${frame.command} frames must not have a body`, undefined, CLOSE.protocol);
+    }
+    if (this.state === 'awaiting-connect') {
+      if (frame.command !== 'CONNECT' && frame.command !== 'STOMP') {
+        throw new StompError('CONNECT expected', `Received ${frame.command} before CONNECT`, CLOSE.protocol);
+      }
+      await this.connect(frame);
+      return;
+    }
+    switch (frame.command) {
+      case 'CONNECT':
+      case 'STOMP':
+        throw new StompError('Already connected', undefined, CLOSE.protocol);
+      case 'SUBSCRIBE':
+        await this.subscribe(frame);
+        break;
+      case 'UNSUBSCRIBE':
+        this.subscriptions.delete(this.required(frame, 'id'));
+        break;
+      case 'SEND': {
+        const destination = this.required(frame, 'destination');
+        const tx = header(frame, 'transaction');
+        if (tx !== undefined) {
+          const pending = this.transactions.get(tx);
+          if (!pending) throw new StompError(`Unknown transaction ${tx}`, undefined, CLOSE.protocol);
+          pending.push(frame);
+          break;
+        }
+        await this.send(destination, frame);
+        break;
+      }
+      case 'BEGIN': {
+        const tx = this.required(frame, 'transaction');
+        if (this.transactions.has(tx)) throw new StompError(`Transaction ${tx} already begun`, undefined, CLOSE.protocol);
+        this.transactions.set(tx, []);
+        break;
+      }
+      case 'COMMIT': {
+        const tx = this.required(frame, 'transaction');
+        const pending = this.transactions.get(tx);
+        if (!pending) throw new StompError(`Unknown transaction ${tx}`, undefined, CLOSE.protocol);
+        this.transactions.delete(tx);
+        for (const f of pending) await this.send(this.required(f, 'destination'), f);
+        break;
+      }
+      case 'ABORT': {
+        const tx = this.required(frame, 'transaction');
+        if (!this.transactions.delete(tx)) throw new StompError(`Unknown transaction ${tx}`, undefined, CLOSE.protocol);
+        break;
+      }
+      case 'ACK':
+      case 'NACK':
+        // Messages are persisted and fetched again with ?after=, so acknowledgements need no state.
+        if (this.version === '1.2') this.required(frame, 'id');
+        else if (this.version === '1.1') {
+          this.required(frame, 'subscription');
+          this.required(frame, 'message-id');
+        } else this.required(frame, 'message-id');
+        break;
+      case 'DISCONNECT':
+        this.receipt(frame);
+        this.close(CLOSE.normal);
+        return;
+      default:
+        throw new StompError(`${frame.command} is not a client frame`, undefined, CLOSE.protocol);
+    }
+    this.receipt(frame);
+  }
+
+  private async connect(frame: Frame): Promise<void> {
+    const headers = headerRecord(frame.headers);
+    const version = pickVersion(headers['accept-version'], this.protocolVersion);
+    if (version === null) {
+      const supported = (this.protocolVersion ? VERSIONS.filter((v) => v <= this.protocolVersion!) : VERSIONS).join(',');
+      this.write(
+        serializeFrame(
+          'ERROR',
+          { version: supported, 'content-type': 'text/plain', message: 'Supported protocol versions are ' + supported },
+          '',
+          { version: '1.0' },
+        ),
+      );
+      this.close(CLOSE.protocol);
+      return;
+    }
+    const clientBeat = parseHeartBeat(headers['heart-beat']);
+    if (clientBeat === null) throw new StompError('Malformed heart-beat header', undefined, CLOSE.protocol);
+
+    let principal: StompPrincipal;
+    try {
+      principal = await this.hooks.authenticate(headers);
+    } catch (err) {
+      if (err instanceof StompError) throw err;
+      this.options.logger?.error({ err, session: this.id }, 'stomp authenticate failed');
+      throw new StompError('Authentication failed');
+    }
+    if (this.state === 'closed') return;
+    this.principal = principal;
+    this.version = version;
+    this.parser.version = version;
+    this.state = 'connected';
+    const { outgoing, incoming } = this.options.heartBeat;
+    this.write(
+      serializeFrame(
+        'CONNECTED',
+        { version, 'heart-beat': `${outgoing},${incoming}`, server: this.options.serverName, session: this.id },
+        '',
+        { version },
+      ),
+    );
+    this.startHeartBeats(negotiateHeartBeat(clientBeat, this.options.heartBeat));
+    for (const listener of this.connectListeners) listener(this);
+  }
+
+  private async subscribe(frame: Frame): Promise<void> {
+    const id = this.required(frame, 'id');
+    const destination = this.required(frame, 'destination');
+    const ack = header(frame, 'ack') ?? 'auto';
+    if (ack !== 'auto' && ack !== 'client' && ack !== 'client-individual') {
+      throw new StompError(`Unknown ack mode ${ack}`, undefined, CLOSE.protocol);
+    }
+    if (this.subscriptions.has(id)) throw new StompError(`Subscription id ${id} is already in use`, undefined, CLOSE.protocol);
+    try {
+      await this.hooks.authorizeSubscribe(this.principal!, destination);
+    } catch (err) {
+      if (err instanceof StompError) throw err;
+      this.options.logger?.error({ err, session: this.id }, 'stomp authorizeSubscribe failed');
+      throw new StompError('Subscription refused');
+    }
+    if (this.state !== 'connected') return;
+    this.subscriptions.set(id, { id, destination, ack });
+  }
+
+  private async send(destination: string, frame: Frame): Promise<void> {
+    const body = frame.body.toString('utf8');
+    await this.hooks.onSend(this, destination, body, headerRecord(frame.headers));
+  }
+
+  private required(frame: Frame, name: string): string {
+    const value = header(frame, name);
+    if (value === undefined || value === '') {
+      throw new StompError(`Missing header: ${name}`, `${frame.command} requires a ${name} header`, CLOSE.protocol);
+    }
+    return value;
+  }
+
+  private receipt(frame: Frame): void {
+    const receipt = header(frame, 'receipt');
+    if (receipt === undefined || this.state === 'closed') return;
+    this.write(serializeFrame('RECEIPT', [['receipt-id', receipt]], '', { version: this.version }));
+  }
+
+  private sendError(message: string, detail?: string, frame?: Frame): void {
+    const headers: Array<readonly [string, string]> = [['message', sanitizeHeaderValue(message)]];
+    const receipt = frame ? header(frame, 'receipt') : undefined;
+    if (receipt !== undefined) headers.push(['receipt-id', receipt]);
+    const body = detail ?? '';
+    if (body) headers.push(['content-type', 'text/plain']);
+    // Before CONNECTED the client has not agreed on escaping: send plain values.
+    const version = this.state === 'connected' ? this.version : '1.0';
+    this.write(serializeFrame('ERROR', headers, body, { version }));
+  }
+
+  private fail(err: unknown, frame?: Frame): void {
+    if (this.state === 'closed') return;
+    if (err instanceof StompError) {
+      this.sendError(err.message, err.detail, frame);
+      this.close(err.closeCode);
+      return;
+    }
+    this.options.logger?.error({ err, session: this.id }, 'stomp frame handling failed');
+    this.sendError('Internal server error', undefined, frame);
+    this.close(CLOSE.internal);
+  }
+
+  private write(data: Buffer): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    if (this.ws.bufferedAmount > this.options.maxBufferedBytes) {
+      this.options.logger?.warn({ session: this.id }, 'stomp client too slow, terminating');
+      this.state = 'closed';
+      this.stopTimers();
+      this.ws.terminate();
+      this.emitClose();
+      return;
+    }
+    this.lastSent = Date.now();
+    // Our frames are UTF-8 text (JSON bodies), so text WebSocket messages.
+    this.ws.send(data, { binary: false });
+  }
+
+  private startHeartBeats({ send, expect }: { send: number; expect: number }): void {
+    if (send > 0) {
+      const t = setInterval(() => {
+        if (Date.now() - this.lastSent >= send / 2 && this.ws.readyState === this.ws.OPEN) {
+          this.lastSent = Date.now();
+          this.ws.send('\n');
+        }
+      }, send);
+      t.unref();
+      this.timers.push(t);
+    }
+    if (expect > 0) {
+      this.lastReceived = Date.now();
+      const t = setInterval(() => {
+        if (Date.now() - this.lastReceived > expect * 2) {
+          this.options.logger?.warn({ session: this.id }, 'stomp heart-beat missed, dropping');
+          this.state = 'closed';
+          this.stopTimers();
+          this.ws.terminate();
+          this.emitClose();
+        }
+      }, Math.max(50, Math.floor(expect / 2)));
+      t.unref();
+      this.timers.push(t);
+    }
+  }
+
+  private stopTimers(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers = [];
+  }
+
+  private finish(): void {
+    if (this.state !== 'closed') {
+      this.state = 'closed';
+      this.stopTimers();
+      this.emitClose();
+    }
+  }
+
+  private closeEmitted = false;
+  private emitClose(): void {
+    if (this.closeEmitted) return;
+    this.closeEmitted = true;
+    this.subscriptions.clear();
+    this.transactions.clear();
+    for (const listener of this.closeListeners) listener(this);
+  }
+}
