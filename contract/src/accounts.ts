@@ -69,7 +69,9 @@ export const resetConfirmSchema = z.object({
 export type ResetConfirmPayload = z.input<typeof resetConfirmSchema>;
 
 export const changePasswordSchema = z.object({
-  currentPassword: z.string({ error: MESSAGES.currentPasswordRequired }).min(1, MESSAGES.currentPasswordRequired),
+  currentPassword: z
+    .string({ error: MESSAGES.currentPasswordRequired })
+    .min(1, MESSAGES.currentPasswordRequired),
   newPassword: newPasswordSchema,
 });
 export type ChangePasswordPayload = z.input<typeof changePasswordSchema>;

@@ -43,7 +43,10 @@ export function parseRoomId(roomId: string): [number, number] | null {
 export const chatSendSchema = z
   .object({
     content: z.string().max(LIMITS.chatContentMax, MESSAGES.chatContentTooLong).optional().default(''),
-    listingId: z.coerce.number({ error: MESSAGES.chatListingRequired }).int().positive(MESSAGES.chatListingRequired),
+    listingId: z.coerce
+      .number({ error: MESSAGES.chatListingRequired })
+      .int()
+      .positive(MESSAGES.chatListingRequired),
     url: z.string().max(500).nullish(),
   })
   .refine((m) => m.content.trim().length > 0 || !!m.url, { message: MESSAGES.chatContentRequired });

@@ -34,41 +34,44 @@ export function centsToDollars(cents: number): number {
 }
 
 /** Fields of the multipart create form, all strings as they arrive (spec §7). */
-export const createListingSchema = z
-  .object({
-    name: z.string().trim().min(1, MESSAGES.listingRequiredFields).max(LIMITS.listingNameMax, MESSAGES.listingNameTooLong),
-    category: z
-      .string()
-      .trim()
-      .min(1, MESSAGES.listingRequiredFields)
-      .transform((c) => c.toUpperCase())
-      .pipe(z.enum(CATEGORIES, { error: MESSAGES.categoryInvalid })),
-    description: z
-      .string()
-      .trim()
-      .min(1, MESSAGES.listingRequiredFields)
-      .max(LIMITS.descriptionMax, MESSAGES.descriptionTooLong),
-    price: z
-      .string()
-      .trim()
-      .min(1, MESSAGES.listingRequiredFields)
-      .transform((p, ctx) => {
-        const cents = dollarsToCents(p);
-        if (cents === null) {
-          ctx.addIssue({ code: 'custom', message: MESSAGES.priceInvalid });
-          return z.NEVER;
-        }
-        if (cents === 0) {
-          // Spec §5: a price of 0 counts as missing.
-          ctx.addIssue({ code: 'custom', message: MESSAGES.listingRequiredFields });
-          return z.NEVER;
-        }
-        if (cents > LIMITS.priceMaxDollars * 100) {
-          ctx.addIssue({ code: 'custom', message: MESSAGES.priceTooHigh });
-          return z.NEVER;
-        }
-        return cents;
-      }),
-  });
+export const createListingSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, MESSAGES.listingRequiredFields)
+    .max(LIMITS.listingNameMax, MESSAGES.listingNameTooLong),
+  category: z
+    .string()
+    .trim()
+    .min(1, MESSAGES.listingRequiredFields)
+    .transform((c) => c.toUpperCase())
+    .pipe(z.enum(CATEGORIES, { error: MESSAGES.categoryInvalid })),
+  description: z
+    .string()
+    .trim()
+    .min(1, MESSAGES.listingRequiredFields)
+    .max(LIMITS.descriptionMax, MESSAGES.descriptionTooLong),
+  price: z
+    .string()
+    .trim()
+    .min(1, MESSAGES.listingRequiredFields)
+    .transform((p, ctx) => {
+      const cents = dollarsToCents(p);
+      if (cents === null) {
+        ctx.addIssue({ code: 'custom', message: MESSAGES.priceInvalid });
+        return z.NEVER;
+      }
+      if (cents === 0) {
+        // Spec §5: a price of 0 counts as missing.
+        ctx.addIssue({ code: 'custom', message: MESSAGES.listingRequiredFields });
+        return z.NEVER;
+      }
+      if (cents > LIMITS.priceMaxDollars * 100) {
+        ctx.addIssue({ code: 'custom', message: MESSAGES.priceTooHigh });
+        return z.NEVER;
+      }
+      return cents;
+    }),
+});
 export type CreateListingFields = z.input<typeof createListingSchema>;
 export type CreateListingInput = z.output<typeof createListingSchema>;

@@ -59,8 +59,7 @@ export const MESSAGES = {
   // Listings (spec §5, §7, §8)
   listingCreated: 'New listing created',
   listingRequiredFields: 'Please be sure to attach all required fields',
-  listingUploadError:
-    'There has been an error in upload. Make sure to attach all required fields.',
+  listingUploadError: 'There has been an error in upload. Make sure to attach all required fields.',
   descriptionTooLong: 'Description can be at most 900 characters',
   listingNameTooLong: 'Name can be at most 120 characters',
   priceInvalid: 'Price must be a number of dollars with at most 2 decimals, like 12.50',

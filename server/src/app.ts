@@ -63,7 +63,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const db = openDb(config);
   await migrateToLatest(db);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    : undefined;
   const clock = options.clock ?? Date.now;
   const ctx: AppContext = {
     config,

@@ -12,9 +12,11 @@ const optionalUrl = (protocols: string[], hint: string) =>
     .refine((v) => v === undefined || protocols.some((p) => v.startsWith(p)), hint);
 
 const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test'], {
-    error: 'must be one of development, production, test',
-  }).default('development'),
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'], {
+      error: 'must be one of development, production, test',
+    })
+    .default('development'),
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -30,7 +32,12 @@ const envSchema = z.object({
   ALLOWED_EMAIL_DOMAINS: z
     .string()
     .default('msu.edu')
-    .transform((v) => v.split(',').map((d) => d.trim().toLowerCase().replace(/^@/, '')).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+        .filter(Boolean),
+    )
     .refine((list) => list.length > 0, 'must list at least one domain, e.g. msu.edu'),
   CAMPUS_NAME: z.string().trim().min(1).default('MSU'),
   ABOUT_TEXT: z.string().trim().optional(),

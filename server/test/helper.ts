@@ -130,27 +130,49 @@ export interface Student {
 let studentSeq = 0;
 
 /** Signs up, reads the code from the captured mail, verifies and logs in — as a student would. */
-export async function createStudent(t: TestApp, overrides: Partial<Pick<Student, 'email' | 'firstName' | 'lastName' | 'password'>> = {}): Promise<Student> {
+export async function createStudent(
+  t: TestApp,
+  overrides: Partial<Pick<Student, 'email' | 'firstName' | 'lastName' | 'password'>> = {},
+): Promise<Student> {
   studentSeq += 1;
   const firstName = overrides.firstName ?? `Student${studentSeq}`;
   const lastName = overrides.lastName ?? 'Spartan';
   const email = overrides.email ?? `s${studentSeq}-${randomBytes(3).toString('hex')}@msu.edu`;
   const password = overrides.password ?? 'green-and-white-42';
   const before = t.mail.count(email);
-  const signUp = await t.app.inject({ method: 'POST', url: '/public/sign-up', payload: { firstName, lastName, email, password } });
+  const signUp = await t.app.inject({
+    method: 'POST',
+    url: '/public/sign-up',
+    payload: { firstName, lastName, email, password },
+  });
   if (signUp.statusCode !== 201) throw new Error(`sign-up failed: ${signUp.statusCode} ${signUp.body}`);
   const code = codeFrom(await t.mail.waitFor(email, before));
-  const verify = await t.app.inject({ method: 'POST', url: '/public/verify', payload: { email, token: code } });
+  const verify = await t.app.inject({
+    method: 'POST',
+    url: '/public/verify',
+    payload: { email, token: code },
+  });
   if (verify.statusCode !== 200) throw new Error(`verify failed: ${verify.body}`);
   const login = await t.app.inject({ method: 'POST', url: '/public/login', payload: { email, password } });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
-  const info = await t.app.inject({ method: 'GET', url: `/users/info?email=${encodeURIComponent(email)}`, headers: { authorization: `Bearer ${login.body}` } });
+  const info = await t.app.inject({
+    method: 'GET',
+    url: `/users/info?email=${encodeURIComponent(email)}`,
+    headers: { authorization: `Bearer ${login.body}` },
+  });
   return { id: (info.json() as { id: number }).id, email, password, token: login.body, firstName, lastName };
 }
 
 /** app.inject with the student's bearer token. */
-export function asStudent(t: TestApp, student: Pick<Student, 'token'>, options: InjectOptions): Promise<LightMyRequestResponse> {
-  return t.app.inject({ ...options, headers: { ...options.headers, authorization: `Bearer ${student.token}` } });
+export function asStudent(
+  t: TestApp,
+  student: Pick<Student, 'token'>,
+  options: InjectOptions,
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    ...options,
+    headers: { ...options.headers, authorization: `Bearer ${student.token}` },
+  });
 }
 
 export { codeFrom };

@@ -1,6 +1,13 @@
 import { MESSAGES, REFRESHED_TOKEN_HEADER } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asStudent, codeFrom, createStudent, createTestApp, dialects, type TestApp } from '../../test/helper.js';
+import {
+  asStudent,
+  codeFrom,
+  createStudent,
+  createTestApp,
+  dialects,
+  type TestApp,
+} from '../../test/helper.js';
 
 const decode = (jwt: string) =>
   JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
@@ -15,12 +22,18 @@ describe.each(dialects)('accounts on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload: payload as object });
+  const post = (url: string, payload: unknown) =>
+    t.app.inject({ method: 'POST', url, payload: payload as object });
 
   describe('sign-up', () => {
     it('answers 201 and e-mails a 6-digit code in a text + HTML message', async () => {
       const email = freshEmail();
-      const res = await post('/public/sign-up', { firstName: 'Ada', lastName: 'Lovelace', email, password: 'analytical-engine' });
+      const res = await post('/public/sign-up', {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email,
+        password: 'analytical-engine',
+      });
       expect(res.statusCode).toBe(201);
       const mail = await t.mail.waitFor(email);
       expect(codeFrom(mail)).toBeGreaterThanOrEqual(100000);
@@ -37,44 +50,89 @@ describe.each(dialects)('accounts on %s', (dialect) => {
     });
 
     it('names the missing field', async () => {
-      const res = await post('/public/sign-up', { firstName: 'A', lastName: '', email: freshEmail(), password: 'long-enough-pw' });
+      const res = await post('/public/sign-up', {
+        firstName: 'A',
+        lastName: '',
+        email: freshEmail(),
+        password: 'long-enough-pw',
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(MESSAGES.lastNameRequired);
     });
 
     it('refuses a password under 8 characters', async () => {
-      const res = await post('/public/sign-up', { firstName: 'A', lastName: 'B', email: freshEmail(), password: 'short' });
+      const res = await post('/public/sign-up', {
+        firstName: 'A',
+        lastName: 'B',
+        email: freshEmail(),
+        password: 'short',
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe('Password must be at least 8 characters');
     });
 
     it('refuses very common passwords', async () => {
-      const res = await post('/public/sign-up', { firstName: 'A', lastName: 'B', email: freshEmail(), password: 'password123' });
+      const res = await post('/public/sign-up', {
+        firstName: 'A',
+        lastName: 'B',
+        email: freshEmail(),
+        password: 'password123',
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(MESSAGES.passwordTooCommon);
     });
 
     it('allows only the configured university domains, subdomains included', async () => {
-      const outside = await post('/public/sign-up', { firstName: 'A', lastName: 'B', email: freshEmail('gmail.com'), password: 'long-enough-pw' });
+      const outside = await post('/public/sign-up', {
+        firstName: 'A',
+        lastName: 'B',
+        email: freshEmail('gmail.com'),
+        password: 'long-enough-pw',
+      });
       expect(outside.statusCode).toBe(400);
       expect(outside.json().message).toContain('@msu.edu');
-      const lookalike = await post('/public/sign-up', { firstName: 'A', lastName: 'B', email: freshEmail('evilmsu.edu'), password: 'long-enough-pw' });
+      const lookalike = await post('/public/sign-up', {
+        firstName: 'A',
+        lastName: 'B',
+        email: freshEmail('evilmsu.edu'),
+        password: 'long-enough-pw',
+      });
       expect(lookalike.statusCode).toBe(400);
-      const sub = await post('/public/sign-up', { firstName: 'A', lastName: 'B', email: freshEmail('cse.msu.edu'), password: 'long-enough-pw' });
+      const sub = await post('/public/sign-up', {
+        firstName: 'A',
+        lastName: 'B',
+        email: freshEmail('cse.msu.edu'),
+        password: 'long-enough-pw',
+      });
       expect(sub.statusCode).toBe(201);
     });
 
     it('answers 409 for an address that is already verified, compared trimmed and case-insensitively', async () => {
       const s = await createStudent(t);
-      const res = await post('/public/sign-up', { firstName: 'A', lastName: 'B', email: `  ${s.email.toUpperCase()} `, password: 'long-enough-pw' });
+      const res = await post('/public/sign-up', {
+        firstName: 'A',
+        lastName: 'B',
+        email: `  ${s.email.toUpperCase()} `,
+        password: 'long-enough-pw',
+      });
       expect(res.statusCode).toBe(409);
     });
 
     it('signing up again before verifying replaces the details and the code', async () => {
       const email = freshEmail();
-      await post('/public/sign-up', { firstName: 'Old', lastName: 'Name', email, password: 'first-password' });
+      await post('/public/sign-up', {
+        firstName: 'Old',
+        lastName: 'Name',
+        email,
+        password: 'first-password',
+      });
       const first = codeFrom(await t.mail.waitFor(email));
-      await post('/public/sign-up', { firstName: 'New', lastName: 'Name', email, password: 'second-password' });
+      await post('/public/sign-up', {
+        firstName: 'New',
+        lastName: 'Name',
+        email,
+        password: 'second-password',
+      });
       const second = codeFrom(await t.mail.waitFor(email, 1));
       if (first !== second) {
         expect((await post('/public/verify', { email, token: first })).statusCode).toBe(400);
@@ -83,12 +141,21 @@ describe.each(dialects)('accounts on %s', (dialect) => {
       expect((await post('/public/login', { email, password: 'first-password' })).statusCode).toBe(401);
       const login = await post('/public/login', { email, password: 'second-password' });
       expect(login.statusCode).toBe(200);
-      const info = await t.app.inject({ method: 'GET', url: '/users/info', headers: { authorization: `Bearer ${login.body}` } });
+      const info = await t.app.inject({
+        method: 'GET',
+        url: '/users/info',
+        headers: { authorization: `Bearer ${login.body}` },
+      });
       expect(info.json().firstName).toBe('New');
     });
 
     it('answers 400, not 500, for a body that is not JSON', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/public/sign-up', headers: { 'content-type': 'application/json' }, payload: '{oops' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/public/sign-up',
+        headers: { 'content-type': 'application/json' },
+        payload: '{oops',
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(MESSAGES.badJson);
     });
@@ -125,7 +192,8 @@ describe.each(dialects)('accounts on %s', (dialect) => {
 
     it('kills the code on the 5th wrong try', async () => {
       const { email, code } = await signUp();
-      for (let i = 0; i < 4; i++) expect((await post('/public/verify', { email, token: wrong(code) })).statusCode).toBe(400);
+      for (let i = 0; i < 4; i++)
+        expect((await post('/public/verify', { email, token: wrong(code) })).statusCode).toBe(400);
       const fifth = await post('/public/verify', { email, token: wrong(code) });
       expect(fifth.json().message).toBe(MESSAGES.verifyTooManyTries);
       expect((await post('/public/verify', { email, token: code })).statusCode).toBe(400);
@@ -202,17 +270,31 @@ describe.each(dialects)('accounts on %s', (dialect) => {
       const mail = await t.mail.waitFor(s.email, 1);
       expect(mail.text).toMatch(/did not ask to reset/);
       const code = codeFrom(mail);
-      const short = await post('/public/password/forgot/verify', { email: s.email, token: code, newPassword: 'short' });
+      const short = await post('/public/password/forgot/verify', {
+        email: s.email,
+        token: code,
+        newPassword: 'short',
+      });
       expect(short.statusCode).toBe(400);
       expect(short.json().message).toBe('New Password has to be atleast 8 characters');
-      const ok = await post('/public/password/forgot/verify', { email: s.email, token: code, newPassword: 'brand-new-secret' });
+      const ok = await post('/public/password/forgot/verify', {
+        email: s.email,
+        token: code,
+        newPassword: 'brand-new-secret',
+      });
       expect(ok.statusCode).toBe(200);
       expect(ok.body).toBe('Password Change Successful');
-      const again = await post('/public/password/forgot/verify', { email: s.email, token: code, newPassword: 'another-secret-1' });
+      const again = await post('/public/password/forgot/verify', {
+        email: s.email,
+        token: code,
+        newPassword: 'another-secret-1',
+      });
       expect(again.statusCode).toBe(400);
       expect((await asStudent(t, s, { method: 'GET', url: '/users/info' })).statusCode).toBe(401);
       expect((await post('/public/login', { email: s.email, password: s.password })).statusCode).toBe(401);
-      expect((await post('/public/login', { email: s.email, password: 'brand-new-secret' })).statusCode).toBe(200);
+      expect((await post('/public/login', { email: s.email, password: 'brand-new-secret' })).statusCode).toBe(
+        200,
+      );
     });
 
     it('refuses a code sent to another account', async () => {
@@ -220,7 +302,11 @@ describe.each(dialects)('accounts on %s', (dialect) => {
       const b = await createStudent(t);
       await post('/public/password/forgot', { email: a.email });
       const code = codeFrom(await t.mail.waitFor(a.email, 1));
-      const res = await post('/public/password/forgot/verify', { email: b.email, token: code, newPassword: 'hijacked-secret' });
+      const res = await post('/public/password/forgot/verify', {
+        email: b.email,
+        token: code,
+        newPassword: 'hijacked-secret',
+      });
       expect(res.statusCode).toBe(400);
     });
   });
@@ -237,8 +323,12 @@ describe.each(dialects)('accounts on %s', (dialect) => {
       expect(res.statusCode).toBe(200);
       expect(res.body).toBe('Changed password');
       const fresh = res.headers[REFRESHED_TOKEN_HEADER] as string;
-      expect((await asStudent(t, { token: fresh }, { method: 'GET', url: '/users/info' })).statusCode).toBe(200);
-      expect((await asStudent(t, { token: otherSession }, { method: 'GET', url: '/users/info' })).statusCode).toBe(401);
+      expect((await asStudent(t, { token: fresh }, { method: 'GET', url: '/users/info' })).statusCode).toBe(
+        200,
+      );
+      expect(
+        (await asStudent(t, { token: otherSession }, { method: 'GET', url: '/users/info' })).statusCode,
+      ).toBe(401);
       expect((await asStudent(t, s, { method: 'GET', url: '/users/info' })).statusCode).toBe(401);
     });
 
@@ -258,9 +348,15 @@ describe.each(dialects)('accounts on %s', (dialect) => {
     it('shows the caller their own details, and never another student their e-mail', async () => {
       const a = await createStudent(t, { firstName: 'Alice', lastName: 'Green' });
       const b = await createStudent(t);
-      const own = await asStudent(t, a, { method: 'GET', url: `/users/info?email=${encodeURIComponent(a.email.toUpperCase())}` });
+      const own = await asStudent(t, a, {
+        method: 'GET',
+        url: `/users/info?email=${encodeURIComponent(a.email.toUpperCase())}`,
+      });
       expect(own.json()).toEqual({ id: a.id, firstName: 'Alice', lastName: 'Green', email: a.email });
-      const other = await asStudent(t, b, { method: 'GET', url: `/users/info?email=${encodeURIComponent(a.email)}` });
+      const other = await asStudent(t, b, {
+        method: 'GET',
+        url: `/users/info?email=${encodeURIComponent(a.email)}`,
+      });
       expect(other.statusCode).toBe(403);
       const pub = await asStudent(t, b, { method: 'GET', url: `/users/${a.id}` });
       expect(pub.json()).toEqual({ id: a.id, firstName: 'Alice', lastName: 'Green' });
@@ -275,7 +371,9 @@ describe.each(dialects)('accounts on %s', (dialect) => {
       expect((await asStudent(t, { token: 'not-a-jwt' }, { method: 'GET', url })).statusCode).toBe(401);
       const [h, p, sig] = s.token.split('.');
       const forged = Buffer.from(JSON.stringify({ ...decode(s.token), uid: s.id + 1 })).toString('base64url');
-      expect((await asStudent(t, { token: `${h}.${forged}.${sig}` }, { method: 'GET', url })).statusCode).toBe(401);
+      expect(
+        (await asStudent(t, { token: `${h}.${forged}.${sig}` }, { method: 'GET', url })).statusCode,
+      ).toBe(401);
       expect(p).toBeTruthy();
       t.clock.advance(8 * 24 * 3600 * 1000);
       const expired = await asStudent(t, s, { method: 'GET', url });
@@ -288,7 +386,10 @@ describe.each(dialects)('accounts on %s', (dialect) => {
   describe('health', () => {
     it('reports the process up and the database reachable', async () => {
       expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
-      expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready', database: dialect });
+      expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({
+        status: 'ready',
+        database: dialect,
+      });
     });
   });
 });
@@ -296,7 +397,12 @@ describe.each(dialects)('accounts on %s', (dialect) => {
 describe('rate limits on public auth calls', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ rateLimits: { 'login:account': { points: 3, durationSeconds: 60 }, 'forgot:ip': { points: 2, durationSeconds: 60 } } });
+    t = await createTestApp({
+      rateLimits: {
+        'login:account': { points: 3, durationSeconds: 60 },
+        'forgot:ip': { points: 2, durationSeconds: 60 },
+      },
+    });
   });
   afterAll(() => t.close());
 
@@ -304,7 +410,15 @@ describe('rate limits on public auth calls', () => {
     const s = await createStudent(t);
     const codes = [];
     for (let i = 0; i < 4; i++) {
-      codes.push((await t.app.inject({ method: 'POST', url: '/public/login', payload: { email: s.email, password: 'wrong-password' } })).statusCode);
+      codes.push(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/public/login',
+            payload: { email: s.email, password: 'wrong-password' },
+          })
+        ).statusCode,
+      );
     }
     // createStudent's own login used the first of the 3 points.
     expect(codes).toEqual([401, 401, 429, 429]);
@@ -313,7 +427,15 @@ describe('rate limits on public auth calls', () => {
   it('answers 429 per IP on forgot-password', async () => {
     const codes = [];
     for (let i = 0; i < 3; i++) {
-      codes.push((await t.app.inject({ method: 'POST', url: '/public/password/forgot', payload: { email: freshEmail() } })).statusCode);
+      codes.push(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/public/password/forgot',
+            payload: { email: freshEmail() },
+          })
+        ).statusCode,
+      );
     }
     expect(codes).toEqual([200, 200, 429]);
   });

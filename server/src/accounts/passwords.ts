@@ -5,9 +5,7 @@ import { dictionary } from '@zxcvbn-ts/language-common';
 // algorithm 2 = Argon2id (the package's const enum cannot be imported under verbatimModuleSyntax).
 const ARGON2 = { algorithm: 2, memoryCost: 47_104, timeCost: 1, parallelism: 1 } as const;
 
-const commonPasswords = new Set(
-  (dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()),
-);
+const commonPasswords = new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
 
 export function isCommonPassword(password: string): boolean {
   return commonPasswords.has(password.toLowerCase());

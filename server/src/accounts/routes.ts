@@ -14,7 +14,7 @@ import type { AppContext } from '../context.js';
 import { requireAuth, principalOf } from '../http/auth.js';
 import { badRequest, parseOr400 } from '../http/errors.js';
 import type { LimitName } from '../http/rate-limit.js';
-import { AccountsService } from './service.js';
+import type { AccountsService } from './service.js';
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 

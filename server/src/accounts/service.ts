@@ -159,7 +159,11 @@ export class AccountsService {
       await this.ctx.mailer.send(mail);
     } catch (err) {
       this.ctx.logger.error({ err, purpose }, 'sending a code e-mail failed');
-      throw new HttpError(503, 'We could not send the e-mail right now. Please try again in a minute.', 'MAIL_UNAVAILABLE');
+      throw new HttpError(
+        503,
+        'We could not send the e-mail right now. Please try again in a minute.',
+        'MAIL_UNAVAILABLE',
+      );
     }
   }
 

@@ -82,10 +82,21 @@ export function findCode(db: Executor, userId: number, purpose: CodePurpose) {
 /** A new code replaces the old one for the same account and purpose. */
 export async function replaceCode(
   db: Kysely<Database>,
-  code: { userId: number; purpose: CodePurpose; codeHash: string; expiresAt: number; triesLeft: number; now: number },
+  code: {
+    userId: number;
+    purpose: CodePurpose;
+    codeHash: string;
+    expiresAt: number;
+    triesLeft: number;
+    now: number;
+  },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('codes').where('user_id', '=', code.userId).where('purpose', '=', code.purpose).execute();
+    await trx
+      .deleteFrom('codes')
+      .where('user_id', '=', code.userId)
+      .where('purpose', '=', code.purpose)
+      .execute();
     await trx
       .insertInto('codes')
       .values({

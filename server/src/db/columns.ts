@@ -13,4 +13,3 @@ export function withIdColumn<T extends string>(
 
 /** Epoch-millisecond timestamps need 64 bits in PostgreSQL; SQLite integers already are. */
 export const epochMs = 'bigint' as const;
-

@@ -34,7 +34,10 @@ function codeForStatus(status: number): string {
 }
 
 /** Parses with a contract schema; the first issue becomes a 400 a person can act on. */
-export function parseOr400<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: ZodError } }, value: unknown): T {
+export function parseOr400<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: ZodError } },
+  value: unknown,
+): T {
   const result = schema.safeParse(value ?? {});
   if (!result.success) throw badRequest(result.error.issues[0]?.message ?? MESSAGES.giveAllDetails);
   return result.data;
@@ -47,7 +50,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(error.statusCode).headers(error.headers).send(body(error.message, error.code));
     }
     if (error instanceof ZodError) {
-      return reply.code(400).send(body(error.issues[0]?.message ?? MESSAGES.giveAllDetails, ERROR_CODES.validation));
+      return reply
+        .code(400)
+        .send(body(error.issues[0]?.message ?? MESSAGES.giveAllDetails, ERROR_CODES.validation));
     }
     const status = error.statusCode ?? 500;
     if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_FILES_LIMIT') {

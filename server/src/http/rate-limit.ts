@@ -36,7 +36,11 @@ export type LimitName = keyof typeof DEFAULT_LIMITS;
 export class RateLimits {
   private readonly limiters = new Map<LimitName, RateLimiterAbstract>();
 
-  constructor(options: { redis?: Redis; keyPrefix: string; overrides?: Partial<Record<LimitName, LimitPolicy>> }) {
+  constructor(options: {
+    redis?: Redis;
+    keyPrefix: string;
+    overrides?: Partial<Record<LimitName, LimitPolicy>>;
+  }) {
     for (const [name, base] of Object.entries(DEFAULT_LIMITS) as [LimitName, LimitPolicy][]) {
       const policy = options.overrides?.[name] ?? base;
       const common = {

@@ -13,7 +13,10 @@ export interface TokenSubject {
 export class TokenService {
   private readonly key: Uint8Array;
 
-  constructor(secret: string, private readonly clock: () => number) {
+  constructor(
+    secret: string,
+    private readonly clock: () => number,
+  ) {
     this.key = new TextEncoder().encode(secret);
   }
 
@@ -34,7 +37,11 @@ export class TokenService {
         algorithms: ['HS256'],
         currentDate: new Date(this.clock()),
       });
-      if (typeof payload.sub !== 'string' || typeof payload.uid !== 'number' || typeof payload.tv !== 'number') {
+      if (
+        typeof payload.sub !== 'string' ||
+        typeof payload.uid !== 'number' ||
+        typeof payload.tv !== 'number'
+      ) {
         return null;
       }
       return payload as unknown as TokenClaims;

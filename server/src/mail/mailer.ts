@@ -52,7 +52,10 @@ function outboxMailer(dir: string, from: string, logger: FastifyBaseLogger): Mai
       const id = `${sentAt.getTime()}-${Math.random().toString(36).slice(2, 8)}`;
       const entry: OutboxEntry = { id, from, sentAt: sentAt.toISOString(), ...m };
       await writeFile(path.join(dir, `${id}.json`), JSON.stringify(entry, null, 2));
-      logger.info({ mailTo: m.to, subject: m.subject }, 'mail saved to the development outbox (see /dev/outbox)');
+      logger.info(
+        { mailTo: m.to, subject: m.subject },
+        'mail saved to the development outbox (see /dev/outbox)',
+      );
     },
     async close() {},
   };

@@ -2,7 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { readOutbox } from './mailer.js';
 
 const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 
 /** Development only: read the codes the app "sent" without a mail server. */
 export function outboxRoutes(dir: string) {
@@ -12,7 +15,8 @@ export function outboxRoutes(dir: string) {
       const entries = await readOutbox(dir);
       const rows = entries
         .map(
-          (e) => `<article><h2>${escapeHtml(e.subject)}</h2><p>To ${escapeHtml(e.to)} · ${escapeHtml(e.sentAt)}</p><pre>${escapeHtml(e.text)}</pre></article>`,
+          (e) =>
+            `<article><h2>${escapeHtml(e.subject)}</h2><p>To ${escapeHtml(e.to)} · ${escapeHtml(e.sentAt)}</p><pre>${escapeHtml(e.text)}</pre></article>`,
         )
         .join('');
       return reply

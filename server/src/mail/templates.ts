@@ -10,7 +10,10 @@ interface CodeMailInput {
 }
 
 const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 
 function codeMail(input: CodeMailInput, kind: 'verify' | 'reset'): MailMessage {
   const product = `${input.campusName} Campus Market`;
@@ -22,7 +25,10 @@ function codeMail(input: CodeMailInput, kind: 'verify' | 'reset'): MailMessage {
     kind === 'verify'
       ? 'If you did not sign up, you can ignore this e-mail: no account is created without this code.'
       : 'If you did not ask to reset your password, ignore this e-mail: your password stays as it is.';
-  const subject = kind === 'verify' ? `${input.code} is your ${product} code` : `${input.code} is your ${product} password reset code`;
+  const subject =
+    kind === 'verify'
+      ? `${input.code} is your ${product} code`
+      : `${input.code} is your ${product} password reset code`;
   const link = `${input.publicUrl}/${kind === 'verify' ? `verify?email=${encodeURIComponent(input.to)}` : 'resetPass'}`;
   const text = [
     `Hi ${input.firstName},`,

@@ -1,0 +1,45 @@
+// Starts what the browser journeys run against: a real SMTP server that captures mail (readable
+// over HTTP by the tests, as a student would read their inbox) and the real app serving the built
+// web app on a fresh SQLite database.
+import { createServer } from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../server/src/app.js';
+import { loadConfig } from '../../server/src/config.js';
+import { MailCapture } from '../../server/test/mail-capture.js';
+import { APP_PORT, MAIL_PORT } from './ports.js';
+
+const mail = new MailCapture();
+const smtpUrl = await mail.start();
+const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-e2e-'));
+const config = loadConfig({
+  NODE_ENV: 'test',
+  PORT: String(APP_PORT),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  SMTP_URL: smtpUrl,
+  PUBLIC_URL: `http://localhost:${APP_PORT}`,
+  ALLOWED_EMAIL_DOMAINS: 'msu.edu',
+  LOG_LEVEL: 'warn',
+});
+const app = await buildApp(config);
+await app.listen({ port: APP_PORT, host: '127.0.0.1' });
+
+const mailReader = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const to = (url.searchParams.get('to') ?? '').toLowerCase();
+  const messages = mail.messages.filter((m) => !to || m.to.includes(to));
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify(messages));
+});
+mailReader.listen(MAIL_PORT, '127.0.0.1');
+
+const stop = async () => {
+  mailReader.close();
+  await app.close();
+  await mail.stop();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());

@@ -1,0 +1,14 @@
+import type { Page } from '@playwright/test';
+
+export const WIDTHS = { phone: 390, desktop: 1280 } as const;
+
+/** Saves the current screen at phone and desktop widths as test artifacts (e2e/artifacts/screens). */
+export async function shoot(page: Page, name: string): Promise<void> {
+  const original = page.viewportSize();
+  for (const [label, width] of Object.entries(WIDTHS)) {
+    await page.setViewportSize({ width, height: label === 'phone' ? 844 : 800 });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: `artifacts/screens/${name}-${label}.png`, fullPage: true });
+  }
+  if (original) await page.setViewportSize(original);
+}
