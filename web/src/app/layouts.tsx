@@ -1,0 +1,79 @@
+import { useEffect, type ReactNode } from 'react';
+import { Outlet, ScrollRestoration, useMatches, useNavigate } from 'react-router';
+import { setUnauthorizedHandler } from '../api/client';
+import { RequireAuth } from '../session/RequireAuth';
+import { PublicHeader } from '../ui/PublicHeader';
+import { TopBar } from '../ui/TopBar';
+
+/** Route `handle` understood by the layouts. */
+export interface RouteHandle {
+  /** Header above the page: the logged-in top bar, the public header, or none (full-screen pages). */
+  chrome?: 'app' | 'public' | 'none';
+}
+
+function useChrome(fallback: NonNullable<RouteHandle['chrome']>): NonNullable<RouteHandle['chrome']> {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const handle = matches[i]?.handle as RouteHandle | undefined;
+    if (handle?.chrome) return handle.chrome;
+  }
+  return fallback;
+}
+
+function SkipLink() {
+  return (
+    <a href="#main" className="skip-link">
+      Skip to content
+    </a>
+  );
+}
+
+/** Root: scroll restoration and the 401 → /login redirect of the API client. */
+export function RootLayout() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      const { pathname, search, hash } = window.location;
+      if (pathname === '/login') return;
+      navigate('/login', { replace: true, state: { from: { pathname, search, hash } } });
+    });
+  }, [navigate]);
+  return (
+    <>
+      <ScrollRestoration />
+      <Outlet />
+    </>
+  );
+}
+
+function Frame({ header, children }: { header: ReactNode; children: ReactNode }) {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <SkipLink />
+      {header}
+      <div className="flex flex-1 flex-col">{children}</div>
+    </div>
+  );
+}
+
+/** Public screens (/signup, /login, /resetPass, /verify). */
+export function PublicLayout() {
+  const chrome = useChrome('public');
+  return (
+    <Frame header={chrome === 'none' ? null : <PublicHeader />}>
+      <Outlet />
+    </Frame>
+  );
+}
+
+/** Screens behind the login guard (spec §2), with the logged-in top bar. */
+export function AppLayout() {
+  const chrome = useChrome('app');
+  return (
+    <RequireAuth>
+      <Frame header={chrome === 'none' ? null : chrome === 'public' ? <PublicHeader /> : <TopBar />}>
+        <Outlet />
+      </Frame>
+    </RequireAuth>
+  );
+}

@@ -1,0 +1,142 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { LIMITS, MESSAGES } from '@campus/contract';
+import { logIn } from '../../../api/accounts';
+import { ApiError } from '../../../api/client';
+import { queryClient } from '../../../api/queryClient';
+import { fromPathOf } from '../../../session/navigation';
+import { setToken } from '../../../session/token';
+import { Button } from '../../../ui/Button';
+import { PasswordField } from '../../../ui/PasswordField';
+import { TextField } from '../../../ui/TextField';
+import { toast } from '../../../ui/toast';
+import { useDocumentTitle } from '../../../ui/useDocumentTitle';
+import { AuthLayout } from '../components/AuthLayout';
+import { FormAlert } from '../components/FormAlert';
+import { emailFromState } from '../state';
+import { emailError, focusFirstError, normalizeEmail } from '../validation';
+
+interface Errors {
+  email?: string;
+  password?: string;
+}
+
+export default function LoginPage() {
+  useDocumentTitle('Log in');
+  const location = useLocation();
+  const navigate = useNavigate();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [email, setEmail] = useState(() => emailFromState(location.state) ?? '');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [unverified, setUnverified] = useState<{ message: string; email: string } | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (submitting) return;
+    const found: Errors = {};
+    const emailProblem = emailError(email);
+    if (emailProblem) found.email = emailProblem;
+    if (password.length < LIMITS.passwordMin) found.password = MESSAGES.passwordTooShort;
+    setErrors(found);
+    setUnverified(null);
+    if (found.email || found.password) {
+      focusFirstError(formRef.current);
+      return;
+    }
+    const address = normalizeEmail(email);
+    setSubmitting(true);
+    try {
+      const token = await logIn({ email: address, password });
+      queryClient.clear();
+      setToken(token);
+      navigate(fromPathOf(location.state) ?? '/dashboard', { replace: true });
+    } catch (error) {
+      setSubmitting(false);
+      if (error instanceof ApiError && error.status === 401) {
+        toast.error(MESSAGES.loginIncorrect);
+      } else if (error instanceof ApiError && error.status === 403) {
+        const message = error.serverMessage ?? MESSAGES.loginUnverified;
+        toast.error(message);
+        setUnverified({ message, email: address });
+        focusFirstError(formRef.current);
+      } else if (
+        error instanceof ApiError &&
+        (error.status === 429 || error.status === 400) &&
+        error.serverMessage
+      ) {
+        toast.error(error.serverMessage);
+      } else {
+        toast.error(MESSAGES.loginFailedLater);
+      }
+    }
+  }
+
+  return (
+    <AuthLayout
+      title="Welcome back"
+      description="Log in with your university e-mail to buy, sell and chat."
+      footer={
+        <>
+          New here?{' '}
+          <Link to="/signup" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+            Create an account
+          </Link>
+        </>
+      }
+    >
+      <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-5">
+        {unverified && (
+          <FormAlert>
+            <p>{unverified.message}</p>
+            <Link
+              to={`/verify?email=${encodeURIComponent(unverified.email)}`}
+              state={{ email: unverified.email }}
+              className="mt-1 inline-block font-semibold underline underline-offset-4"
+            >
+              Verify my email
+            </Link>
+          </FormAlert>
+        )}
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          inputMode="email"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={email}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            setErrors((prev) => ({ ...prev, email: undefined }));
+          }}
+          error={errors.email}
+        />
+        <div>
+          <PasswordField
+            label="Password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              setErrors((prev) => ({ ...prev, password: undefined }));
+            }}
+            error={errors.password}
+          />
+          <p className="mt-2 text-sm text-slate-600">
+            Forgot your password?{' '}
+            <Link to="/resetPass" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+              Reset Here
+            </Link>
+          </p>
+        </div>
+        <Button type="submit" size="lg" fullWidth loading={submitting}>
+          Login
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,163 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { LIMITS, MESSAGES } from '@campus/contract';
+import { signUp } from '../../../api/accounts';
+import { campusLabel, useCampusInfo } from '../../../api/campus';
+import { ApiError } from '../../../api/client';
+import { Button } from '../../../ui/Button';
+import { PasswordField } from '../../../ui/PasswordField';
+import { TextField } from '../../../ui/TextField';
+import { toast } from '../../../ui/toast';
+import { useDocumentTitle } from '../../../ui/useDocumentTitle';
+import { AuthLayout } from '../components/AuthLayout';
+import { FormAlert } from '../components/FormAlert';
+import { emailError, focusFirstError, normalizeEmail } from '../validation';
+
+interface Values {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+}
+type Errors = Partial<Record<keyof Values | 'form', string>>;
+
+function validate(v: Values): Errors {
+  // Spec §5: 'Please give all details' only when all four fields are empty.
+  if (!v.firstName.trim() && !v.lastName.trim() && !v.email.trim() && !v.password) {
+    return { form: MESSAGES.giveAllDetails };
+  }
+  const errors: Errors = {};
+  if (!v.firstName.trim()) errors.firstName = MESSAGES.firstNameRequired;
+  if (!v.lastName.trim()) errors.lastName = MESSAGES.lastNameRequired;
+  const email = emailError(v.email);
+  if (email) errors.email = email;
+  if (v.password.length < LIMITS.passwordMin) errors.password = MESSAGES.passwordTooShort;
+  return errors;
+}
+
+/** Spec §8: server message, else 'Sign up failed…'; no answer at all: 'SignUp Failed: Please try again Later.' */
+function signUpFailure(error: unknown): string {
+  if (error instanceof ApiError && !error.isNetworkError) {
+    return error.serverMessage ?? (error.status >= 500 ? MESSAGES.signUpFailedLater : MESSAGES.signUpFailed);
+  }
+  return MESSAGES.signUpFailedLater;
+}
+
+export default function SignUpPage() {
+  useDocumentTitle('Sign up');
+  const navigate = useNavigate();
+  const campus = useCampusInfo();
+  const campusName = campusLabel(campus.data);
+  const domains = campus.data?.allowedDomains ?? [];
+  const formRef = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState<Values>({ firstName: '', lastName: '', email: '', password: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [submitting, setSubmitting] = useState(false);
+
+  const set = (key: keyof Values) => (e: { target: { value: string } }) => {
+    const value = e.target.value;
+    setValues((v) => ({ ...v, [key]: value }));
+    if (errors[key] || errors.form) setErrors((prev) => ({ ...prev, [key]: undefined, form: undefined }));
+  };
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (submitting) return;
+    const found = validate(values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      focusFirstError(formRef.current);
+      return;
+    }
+    const email = normalizeEmail(values.email);
+    setSubmitting(true);
+    const id = toast.loading(MESSAGES.creatingUser);
+    try {
+      await signUp({
+        firstName: values.firstName.trim(),
+        lastName: values.lastName.trim(),
+        email,
+        password: values.password,
+      });
+      toast.success(MESSAGES.sendingCode, { id });
+      navigate('/verify', { state: { email } });
+    } catch (error) {
+      toast.error(signUpFailure(error), { id });
+      setSubmitting(false);
+    }
+  }
+
+  const domainHint =
+    domains.length > 0
+      ? `Use your university address (${domains.map((d) => `@${d}`).join(', ')}). We'll e-mail you a code to verify it.`
+      : "Use your university address. We'll e-mail you a code to verify it.";
+
+  return (
+    <AuthLayout
+      title="Create your account"
+      description={
+        <>Join the {campus.data ? campusName : 'campus'} marketplace. It takes less than a minute.</>
+      }
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link to="/login" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+            Log in
+          </Link>
+        </>
+      }
+    >
+      <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-5">
+        {errors.form && <FormAlert>{errors.form}</FormAlert>}
+        <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
+          <TextField
+            label="First name"
+            name="firstName"
+            autoComplete="given-name"
+            value={values.firstName}
+            onChange={set('firstName')}
+            error={errors.firstName}
+            maxLength={LIMITS.nameMax}
+          />
+          <TextField
+            label="Last name"
+            name="lastName"
+            autoComplete="family-name"
+            value={values.lastName}
+            onChange={set('lastName')}
+            error={errors.lastName}
+            maxLength={LIMITS.nameMax}
+          />
+        </div>
+        <TextField
+          label={`${campusName} email`}
+          name="email"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder={`${campusName} email`}
+          value={values.email}
+          onChange={set('email')}
+          error={errors.email}
+          hint={domainHint}
+        />
+        <PasswordField
+          label="Strong password"
+          name="password"
+          autoComplete="new-password"
+          placeholder="Strong password"
+          value={values.password}
+          onChange={set('password')}
+          error={errors.password}
+          hint="At least 8 characters. A short sentence is easy to remember and hard to guess."
+          maxLength={LIMITS.passwordMax}
+        />
+        <Button type="submit" size="lg" fullWidth loading={submitting}>
+          Get on Board!
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,48 @@
+import { useSyncExternalStore } from 'react';
+
+/** Local-storage key of the session token (spec §2, §3). */
+export const TOKEN_KEY = 'token';
+
+const CHANGE_EVENT = 'campus:token-change';
+
+export function getToken(): string | null {
+  try {
+    return window.localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function setToken(token: string): void {
+  try {
+    window.localStorage.setItem(TOKEN_KEY, token);
+  } finally {
+    window.dispatchEvent(new Event(CHANGE_EVENT));
+  }
+}
+
+export function clearToken(): void {
+  try {
+    window.localStorage.removeItem(TOKEN_KEY);
+  } finally {
+    window.dispatchEvent(new Event(CHANGE_EVENT));
+  }
+}
+
+/** Calls `listener` when the token changes in this tab or in another one. */
+export function subscribeToken(listener: () => void): () => void {
+  const onStorage = (e: StorageEvent) => {
+    if (e.key === null || e.key === TOKEN_KEY) listener();
+  };
+  window.addEventListener(CHANGE_EVENT, listener);
+  window.addEventListener('storage', onStorage);
+  return () => {
+    window.removeEventListener(CHANGE_EVENT, listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+/** The stored token, re-rendering when it changes. */
+export function useToken(): string | null {
+  return useSyncExternalStore(subscribeToken, getToken, () => null);
+}

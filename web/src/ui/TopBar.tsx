@@ -1,0 +1,172 @@
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { NavLink, useLocation } from 'react-router';
+import { logout } from '../session/logout';
+import { cx } from './cx';
+import { ChatIcon, CloseIcon, KeyIcon, ListIcon, LogOutIcon, MenuIcon } from './icons';
+import { Logo } from './Logo';
+import { SearchBox } from './SearchBox';
+import { SettingsMenu } from './SettingsMenu';
+import { useUnreadCount } from './unread';
+
+function UnreadBadge({ count }: { count: number }) {
+  if (count <= 0) return null;
+  return (
+    <span className="inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs leading-5 font-bold text-white">
+      {count > 99 ? '99+' : count}
+      <span className="sr-only"> unread</span>
+    </span>
+  );
+}
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  cx(
+    'inline-flex h-10 items-center gap-1.5 rounded-xl px-3 text-sm font-semibold transition-colors',
+    isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+  );
+
+const mobileLinkClass = ({ isActive }: { isActive: boolean }) =>
+  cx(
+    'flex items-center gap-3 rounded-xl px-3 py-3 text-base font-semibold',
+    isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-800 hover:bg-slate-100',
+  );
+
+export interface TopBarProps {
+  /** Overrides the unread count from UnreadCountContext. */
+  unreadCount?: number;
+  /** Extra content at the right end of the bar (desktop). */
+  extra?: ReactNode;
+}
+
+/**
+ * Logged-in top bar (spec §2): logo to /, search (hidden on /personalListings), My Listings,
+ * Chats (+ unread badge), '+ Sell' (hidden on /addlisting), Settings menu, Log Out.
+ * Below 768 px the links fold into a menu toggled by an accessible button.
+ */
+export function TopBar({ unreadCount, extra }: TopBarProps) {
+  const { pathname } = useLocation();
+  const contextUnread = useUnreadCount();
+  const unread = unreadCount ?? contextUnread;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
+  const showSearch = pathname !== '/personalListings';
+  const showSell = pathname !== '/addlisting';
+
+  // Close the phone menu on navigation and on Escape.
+  useEffect(() => setMenuOpen(false), [pathname]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: globalThis.KeyboardEvent) => e.key === 'Escape' && setMenuOpen(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4 sm:px-6 lg:gap-6 lg:px-8">
+        <Logo className="shrink-0" />
+
+        {showSearch ? (
+          <SearchBox className="hidden flex-1 md:block md:max-w-md" />
+        ) : (
+          <div className="hidden flex-1 md:block" />
+        )}
+
+        <nav aria-label="Main" className="ml-auto hidden items-center gap-1 md:flex">
+          <NavLink to="/personalListings" className={navLinkClass}>
+            My Listings
+          </NavLink>
+          <NavLink to="/inbox" className={navLinkClass}>
+            Chats
+            <UnreadBadge count={unread} />
+          </NavLink>
+          {showSell && (
+            <NavLink
+              to="/addlisting"
+              className="ml-1 inline-flex h-10 items-center gap-1.5 rounded-xl bg-brand-700 px-4 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+            >
+              + Sell
+            </NavLink>
+          )}
+          <SettingsMenu />
+          <button
+            type="button"
+            onClick={logout}
+            className="inline-flex h-10 items-center gap-1.5 rounded-xl px-3 text-sm font-semibold text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+          >
+            <LogOutIcon size={18} />
+            Log Out
+          </button>
+          {extra}
+        </nav>
+
+        <div className="ml-auto flex items-center gap-1 md:hidden">
+          {showSell && (
+            <NavLink
+              to="/addlisting"
+              className="inline-flex h-10 items-center rounded-xl bg-brand-700 px-3 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+            >
+              + Sell
+            </NavLink>
+          )}
+          <button
+            type="button"
+            aria-expanded={menuOpen}
+            aria-controls={menuId}
+            onClick={() => setMenuOpen((v) => !v)}
+            className="relative inline-flex h-10 w-10 items-center justify-center rounded-xl text-slate-800 hover:bg-slate-100"
+          >
+            {menuOpen ? <CloseIcon size={22} /> : <MenuIcon size={22} />}
+            <span className="sr-only">Menu</span>
+            {unread > 0 && !menuOpen && (
+              <span
+                aria-hidden="true"
+                className="absolute top-1.5 right-1.5 h-2.5 w-2.5 rounded-full bg-red-600 ring-2 ring-white"
+              />
+            )}
+          </button>
+        </div>
+      </div>
+
+      {showSearch && (
+        <div className="px-4 pb-3 sm:px-6 md:hidden">
+          <SearchBox />
+        </div>
+      )}
+
+      <nav
+        id={menuId}
+        aria-label="Main"
+        hidden={!menuOpen}
+        className="border-t border-slate-200 bg-white px-4 py-3 shadow-lift sm:px-6 md:hidden"
+      >
+        <ul className="space-y-1">
+          <li>
+            <NavLink to="/personalListings" className={mobileLinkClass}>
+              <ListIcon className="text-brand-700" /> My Listings
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/inbox" className={mobileLinkClass}>
+              <ChatIcon className="text-brand-700" /> Chats <UnreadBadge count={unread} />
+            </NavLink>
+          </li>
+          <li className="pt-2">
+            <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">Settings</p>
+            <NavLink to="/changePass" className={mobileLinkClass}>
+              <KeyIcon className="text-brand-700" /> Change your password
+            </NavLink>
+          </li>
+          <li className="border-t border-slate-100 pt-2">
+            <button
+              type="button"
+              onClick={logout}
+              className={cx(mobileLinkClass({ isActive: false }), 'w-full text-left')}
+            >
+              <LogOutIcon className="text-brand-700" /> Log Out
+            </button>
+          </li>
+        </ul>
+      </nav>
+    </header>
+  );
+}
