@@ -3,7 +3,7 @@ import { Link, type LinkProps } from 'react-router';
 import { cx } from './cx';
 import { Spinner } from './Spinner';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'accent';
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'danger-outline' | 'accent';
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
 const BASE =
@@ -15,6 +15,8 @@ const VARIANTS: Record<ButtonVariant, string> = {
     'border border-slate-300 bg-white text-slate-800 shadow-sm hover:border-slate-400 hover:bg-slate-50',
   ghost: 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
   danger: 'bg-red-700 text-white shadow-sm hover:bg-red-800 active:bg-red-900',
+  'danger-outline':
+    'border border-red-200 bg-white text-red-700 shadow-sm hover:border-red-300 hover:bg-red-50',
   accent: 'bg-accent-400 text-brand-950 shadow-sm hover:bg-accent-300',
 };
 

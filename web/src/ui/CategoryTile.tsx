@@ -19,10 +19,12 @@ export interface CategoryTileProps {
   to: string;
   plainAnchor?: boolean;
   description?: string;
+  /** Navigation state passed with the router link (e.g. `{ categoryPassed: 'BOOKS' }`). */
+  state?: unknown;
 }
 
 /** A category tile (dashboard and landing). */
-export function CategoryTile({ title, category, to, plainAnchor, description }: CategoryTileProps) {
+export function CategoryTile({ title, category, to, plainAnchor, description, state }: CategoryTileProps) {
   const body = (
     <>
       <span className={`flex h-11 w-11 shrink-0 items-center justify-center rounded-xl ${TONES[category]}`}>
@@ -41,7 +43,7 @@ export function CategoryTile({ title, category, to, plainAnchor, description }: 
       {body}
     </a>
   ) : (
-    <Link to={to} className={className}>
+    <Link to={to} state={state} className={className}>
       {body}
     </Link>
   );

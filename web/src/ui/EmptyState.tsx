@@ -7,8 +7,8 @@ export interface EmptyStateProps {
   icon?: ReactNode;
   action?: ReactNode;
   className?: string;
-  /** Heading level of the title (default h2). */
-  headingLevel?: 2 | 3;
+  /** Heading level of the title (default h2; 1 when the empty state is the whole page). */
+  headingLevel?: 1 | 2 | 3;
 }
 
 export function EmptyState({
@@ -19,7 +19,7 @@ export function EmptyState({
   className,
   headingLevel = 2,
 }: EmptyStateProps) {
-  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const Heading = headingLevel === 1 ? 'h1' : headingLevel === 2 ? 'h2' : 'h3';
   return (
     <div
       className={cx(

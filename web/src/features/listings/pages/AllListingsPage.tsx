@@ -1,37 +1,175 @@
 import { useNavigate, useSearchParams } from 'react-router';
-import { Button } from '../../../ui/Button';
+import {
+  CATEGORY_LABELS,
+  MESSAGES,
+  PRICE_BUCKETS,
+  type Category,
+  type PriceBucketId,
+} from '@campus/contract';
+import { Button, ButtonLink } from '../../../ui/Button';
 import { EmptyState } from '../../../ui/EmptyState';
 import { ArrowLeftIcon, SearchIcon } from '../../../ui/icons';
-import { PageContainer, PageHeader } from '../../../ui/PageContainer';
+import { PageContainer } from '../../../ui/PageContainer';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
+import { CategoryFilter, FilterChip, FilterPanel, PriceFilter } from '../components/Filters';
+import { ListingsResults } from '../components/ListingsResults';
+import { useListingsFeed } from '../hooks/useListingsFeed';
+import { browseSource, rangeLabel, rangeOf, readBrowseParams, sameRange, writePrice } from '../params';
 
 /**
- * /all_listings (spec §2): query, categories, priceMin, priceMax in the query string; filter
- * sidebar, search, Back button.
- * TODO(listings feature): filter sidebar, fuzzy search and the listing grid.
+ * /all_listings (spec §2): query-string state `query`, `categories` (repeated), `priceMin`,
+ * `priceMax`; a filter sidebar (categories multi-select, one price bucket at a time); search
+ * through the top-bar search box; Back. With a query: GET /listings/search; with only filters:
+ * GET /listings/filters; otherwise GET /listings.
  */
 export default function AllListingsPage() {
-  useDocumentTitle('All listings');
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const query = params.get('query');
+  const [params, setParams] = useSearchParams();
+  const browse = readBrowseParams(params);
+  const feed = useListingsFeed(browseSource(browse));
+  useDocumentTitle(browse.query ? `“${browse.query}” · All listings` : 'All listings');
+
+  const range = { priceMin: browse.priceMin, priceMax: browse.priceMax };
+  const hasPrice = browse.priceMin !== undefined || browse.priceMax !== undefined;
+  const selectedBucket = PRICE_BUCKETS.find((b) => sameRange(rangeOf(b.id), range))?.id;
+  const activeCount = browse.categories.length + (hasPrice ? 1 : 0);
+  const anyFilter = activeCount > 0 || browse.query !== '';
+
+  // Filter changes replace the history entry, so Back leaves the page instead of undoing filters.
+  const update = (next: URLSearchParams) =>
+    setParams(next, { replace: true, preventScrollReset: true, flushSync: true });
+
+  function toggleCategory(category: Category) {
+    const next = new URLSearchParams(params);
+    const chosen = browse.categories.includes(category)
+      ? browse.categories.filter((c) => c !== category)
+      : [...browse.categories, category];
+    next.delete('categories');
+    for (const c of chosen) next.append('categories', c);
+    update(next);
+  }
+
+  function togglePrice(id: PriceBucketId) {
+    update(writePrice(params, selectedBucket === id ? {} : rangeOf(id)));
+  }
+
+  function clearPrice() {
+    update(writePrice(params, {}));
+  }
+
+  function clearFilters() {
+    const next = writePrice(params, {});
+    next.delete('categories');
+    update(next);
+  }
+
+  function clearQuery() {
+    const next = new URLSearchParams(params);
+    next.delete('query');
+    update(next);
+  }
+
+  function clearEverything() {
+    const next = writePrice(params, {});
+    next.delete('categories');
+    next.delete('query');
+    update(next);
+  }
 
   return (
     <PageContainer>
-      <PageHeader
-        title="All Listings"
-        description={query ? `Results for “${query}”` : 'Everything students are selling right now.'}
-        actions={
-          <Button variant="secondary" onClick={() => navigate(-1)} leadingIcon={<ArrowLeftIcon size={18} />}>
-            Back
-          </Button>
-        }
-      />
-      <EmptyState
-        icon={<SearchIcon />}
-        title="Listings are on their way."
-        description="This page is being built."
-      />
+      <div className="mb-6 flex items-start justify-between gap-4 sm:items-end">
+        <div className="min-w-0">
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">All Listings</h1>
+          <p className="mt-1.5 text-slate-600">
+            {browse.query ? (
+              <>
+                Results for <span className="font-semibold break-words text-slate-900">“{browse.query}”</span>
+                , best match first.
+              </>
+            ) : (
+              'Everything students are selling right now, newest first.'
+            )}
+          </p>
+        </div>
+        <Button
+          variant="secondary"
+          className="shrink-0"
+          onClick={() => navigate(-1)}
+          leadingIcon={<ArrowLeftIcon size={18} />}
+        >
+          Back
+        </Button>
+      </div>
+
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-8">
+        <aside aria-label="Filters">
+          <FilterPanel activeCount={activeCount} onClear={clearFilters}>
+            <CategoryFilter selected={browse.categories} onToggle={toggleCategory} />
+            <PriceFilter
+              mode="single"
+              selected={selectedBucket ? [selectedBucket] : []}
+              onToggle={togglePrice}
+            />
+          </FilterPanel>
+        </aside>
+
+        <section aria-label="Listings" className="min-w-0">
+          {anyFilter && (
+            <div className="mb-4 flex flex-wrap items-center gap-2">
+              <span className="text-sm text-slate-600">Active:</span>
+              <ul className="flex flex-wrap gap-2" aria-label="Active filters">
+                {browse.query && <FilterChip label={`“${browse.query}”`} onRemove={clearQuery} />}
+                {browse.categories.map((c) => (
+                  <FilterChip key={c} label={CATEGORY_LABELS[c]} onRemove={() => toggleCategory(c)} />
+                ))}
+                {hasPrice && <FilterChip label={rangeLabel(range)} onRemove={clearPrice} />}
+              </ul>
+              {activeCount + (browse.query ? 1 : 0) > 1 && (
+                <button
+                  type="button"
+                  onClick={clearEverything}
+                  className="rounded-lg px-2 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50"
+                >
+                  Clear all
+                </button>
+              )}
+            </div>
+          )}
+
+          <ListingsResults
+            feed={feed}
+            label={browse.query ? `Search results for ${browse.query}` : 'All listings'}
+            headingLevel={2}
+            empty={(failed) => (
+              <EmptyState
+                icon={<SearchIcon />}
+                title={MESSAGES.allListingsEmpty}
+                description={
+                  failed
+                    ? MESSAGES.listingsLoadFailed
+                    : anyFilter
+                      ? 'Nothing matches these filters right now. Try another spelling or fewer filters.'
+                      : 'New listings arrive all the time.'
+                }
+                action={
+                  failed ? (
+                    <Button variant="secondary" onClick={feed.retry}>
+                      Try again
+                    </Button>
+                  ) : anyFilter ? (
+                    <Button variant="secondary" onClick={clearEverything}>
+                      Clear search and filters
+                    </Button>
+                  ) : (
+                    <ButtonLink to="/addlisting">+ Sell an item</ButtonLink>
+                  )
+                }
+              />
+            )}
+          />
+        </section>
+      </div>
     </PageContainer>
   );
 }

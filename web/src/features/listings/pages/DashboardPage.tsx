@@ -2,14 +2,15 @@ import { CATEGORY_TILES } from '@campus/contract';
 import { useCurrentUser } from '../../../session/useCurrentUser';
 import { ButtonLink } from '../../../ui/Button';
 import { CategoryTile } from '../../../ui/CategoryTile';
-import { EmptyState } from '../../../ui/EmptyState';
-import { ArrowRightIcon, TagIcon } from '../../../ui/icons';
+import { ArrowRightIcon } from '../../../ui/icons';
 import { PageContainer } from '../../../ui/PageContainer';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
+import { LatestRail } from '../components/LatestRail';
+import type { CategoryPageState } from '../navigation';
 
 /**
- * /dashboard (spec §2): Today's Latest Products, Our Categories, Explore All Products.
- * TODO(listings feature): fill the latest-products rail from GET /listings/recent.
+ * /dashboard (spec §2): Today's Latest Products (GET /listings/recent), Our Categories (tiles to
+ * /cat_listing with the category in the query and as state `categoryPassed`), Explore All Products.
  */
 export default function DashboardPage() {
   useDocumentTitle('Dashboard');
@@ -54,12 +55,7 @@ export default function DashboardPage() {
             View All <ArrowRightIcon size={16} />
           </ButtonLink>
         </div>
-        <EmptyState
-          icon={<TagIcon />}
-          headingLevel={3}
-          title="The newest listings show up here."
-          description="Check back in a moment, or browse everything that's for sale."
-        />
+        <LatestRail />
       </section>
 
       <section aria-labelledby="categories-heading" className="mt-12">
@@ -76,6 +72,7 @@ export default function DashboardPage() {
                 title={tile.title}
                 category={tile.category}
                 to={`/cat_listing?categories=${tile.category}`}
+                state={{ categoryPassed: tile.category } satisfies CategoryPageState}
               />
             </li>
           ))}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { parseNextLink } from '../../api/listings';
+import { formatPrice } from './format';
+import { browseSource, rangeLabel, readBrowseParams } from './params';
+
+describe('parseNextLink', () => {
+  it('reads the rel="next" target', () => {
+    expect(parseNextLink('</listings?limit=24&cursor=abc>; rel="next"')).toBe(
+      '/listings?limit=24&cursor=abc',
+    );
+  });
+  it('finds next among several links and relation types', () => {
+    expect(parseNextLink('</a>; rel="prev", <https://x.test/b?c=1>; rel="last next"')).toBe(
+      'https://x.test/b?c=1',
+    );
+    expect(parseNextLink('</a>; rel=next')).toBe('/a');
+  });
+  it('is null without a next link', () => {
+    expect(parseNextLink(null)).toBeNull();
+    expect(parseNextLink('</a>; rel="prev"')).toBeNull();
+  });
+});
+
+describe('formatPrice', () => {
+  it('shows cents only when there are some', () => {
+    expect(formatPrice(24)).toBe('$24');
+    expect(formatPrice(12.5)).toBe('$12.50');
+    expect(formatPrice(45.5)).toBe('$45.50');
+    expect(formatPrice(1200)).toBe('$1,200');
+    expect(formatPrice(0.1 + 0.2)).toBe('$0.30');
+  });
+});
+
+describe('all-listings query string', () => {
+  it('reads repeated, upper-cased categories and prices', () => {
+    const p = readBrowseParams(
+      new URLSearchParams(
+        'query=%20bike%20&categories=books&categories=ELECTRONICS&categories=nope&priceMin=15&priceMax=50',
+      ),
+    );
+    expect(p).toEqual({ query: 'bike', categories: ['BOOKS', 'ELECTRONICS'], priceMin: 15, priceMax: 50 });
+  });
+  it('chooses search, filters or all', () => {
+    expect(browseSource(readBrowseParams(new URLSearchParams('query=lamp&priceMin=100')))).toEqual({
+      kind: 'search',
+      query: 'lamp',
+      categories: [],
+      priceMin: 100,
+    });
+    expect(browseSource(readBrowseParams(new URLSearchParams('categories=BOOKS')))).toEqual({
+      kind: 'filters',
+      categories: ['BOOKS'],
+    });
+    expect(browseSource(readBrowseParams(new URLSearchParams('priceMin=abc')))).toEqual({ kind: 'all' });
+  });
+  it('labels ranges', () => {
+    expect(rangeLabel({ priceMin: 100 })).toBe('$100 & up');
+    expect(rangeLabel({ priceMin: 0, priceMax: 15 })).toBe('$0 – $15');
+  });
+});
