@@ -49,3 +49,6 @@ export const FUZZY_SEARCH = {
   threshold: 0.3,
   ignoreLocation: true,
 } as const;
+
+/** Longest accepted search text (GET /listings/search?query=). */
+export const SEARCH_QUERY_MAX = 100;

@@ -24,6 +24,8 @@ export function listingsMigration(db: Db): Migration {
         .columns(['category', 'is_sold', 'id'])
         .execute();
       await k.schema.createIndex('listings_seller').on('listings').columns(['seller_id', 'id']).execute();
+      // The in-process search index of each app process picks up other processes' changes by updated_at.
+      await k.schema.createIndex('listings_updated').on('listings').column('updated_at').execute();
     },
     async down(k) {
       await k.schema.dropTable('listings').execute();

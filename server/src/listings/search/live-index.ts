@@ -1,0 +1,90 @@
+import type { Db } from '../../db/connection.js';
+import * as store from '../store.js';
+import { SearchIndex, type SearchAfter, type SearchFilters, type SearchHit } from './search-index.js';
+
+export interface LiveIndexOptions {
+  /** How often, at most, a search looks for changes made by other processes. */
+  refreshMs?: number;
+  /** Re-read rows changed this long before the newest change seen (clock skew between processes). */
+  lagMs?: number;
+}
+
+/**
+ * The search index of one app process, kept in step with the database:
+ * - built from the listings table on first use (or at start-up, see warm());
+ * - this process's own writes are applied at once (created, sold toggled, deleted);
+ * - writes by other processes (scaled out on PostgreSQL) arrive through a throttled
+ *   `updated_at >= watermark - lag` read; rows deleted elsewhere are dropped when a search
+ *   result no longer finds them in the database (ListingsService.search).
+ */
+export class LiveSearchIndex {
+  readonly index = new SearchIndex();
+  private loading: Promise<void> | undefined;
+  private refreshing: Promise<void> | undefined;
+  private watermark = 0;
+  private lastRefresh = 0;
+  private readonly refreshMs: number;
+  private readonly lagMs: number;
+
+  constructor(
+    private readonly db: Db,
+    options: LiveIndexOptions = {},
+  ) {
+    this.refreshMs = options.refreshMs ?? 1000;
+    this.lagMs = options.lagMs ?? 10_000;
+  }
+
+  /** Builds the index now (start-up) instead of on the first search. */
+  warm(): Promise<void> {
+    this.loading ??= this.load();
+    return this.loading;
+  }
+
+  async search(
+    query: string,
+    filters: SearchFilters,
+    limit: number,
+    after?: SearchAfter,
+  ): Promise<SearchHit[]> {
+    await this.warm();
+    if (performance.now() - this.lastRefresh >= this.refreshMs) {
+      this.refreshing ??= this.refresh().finally(() => {
+        this.refreshing = undefined;
+      });
+      await this.refreshing;
+    }
+    return this.index.search(query, filters, limit, after);
+  }
+
+  applyRow(row: store.ListingRow): void {
+    this.index.upsert(store.toSearchDoc(row));
+    this.watermark = Math.max(this.watermark, Number(row.updated_at));
+  }
+
+  remove(id: number): void {
+    this.index.remove(id);
+  }
+
+  /** A search hit the database no longer shows as unsold: sold or deleted elsewhere. */
+  forget(id: number): void {
+    this.index.setSold(id, true);
+  }
+
+  private async load(): Promise<void> {
+    const rows = await store.searchDocs(this.db.kysely);
+    for (const row of rows) {
+      this.index.upsert(row);
+      if (row.updatedAt > this.watermark) this.watermark = row.updatedAt;
+    }
+    this.lastRefresh = performance.now();
+  }
+
+  private async refresh(): Promise<void> {
+    this.lastRefresh = performance.now();
+    const rows = await store.searchDocs(this.db.kysely, this.watermark - this.lagMs);
+    for (const row of rows) {
+      this.index.upsert(row);
+      if (row.updatedAt > this.watermark) this.watermark = row.updatedAt;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import { LIMITS, MESSAGES } from '@campus/contract';
+import sharp, { type Metadata } from 'sharp';
+import { HttpError, badRequest } from '../http/errors.js';
+
+export interface ProcessedImage {
+  /** Re-encoded photo: JPEG, at most LIMITS.imageMaxSide on either side, no metadata. */
+  image: Buffer;
+  /** Card thumbnail: JPEG, LIMITS.thumbnailSide wide, 4:3, no metadata. */
+  thumb: Buffer;
+  width: number;
+  height: number;
+}
+
+/** Quality of the re-encoded photo and of the thumbnail (mozjpeg). */
+const PHOTO_QUALITY = 82;
+const THUMB_QUALITY = 78;
+export const THUMB_WIDTH = LIMITS.thumbnailSide;
+export const THUMB_HEIGHT = Math.round((LIMITS.thumbnailSide * 3) / 4);
+
+/** A JPEG starts with SOI (FF D8) followed by another marker (FF). */
+export function hasJpegMagic(bytes: Buffer): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+}
+
+export function tooLarge(): HttpError {
+  return new HttpError(413, MESSAGES.imageTooLarge);
+}
+
+/**
+ * Checks a JPEG by its content (never by file name or declared type), decodes it under a pixel
+ * limit, turns it upright by its EXIF orientation and re-encodes it without any metadata.
+ * Every bad input is a 400 a person can act on; nothing is written anywhere.
+ */
+export async function processJpeg(input: Buffer): Promise<ProcessedImage> {
+  if (input.length > LIMITS.imageMaxBytes) throw tooLarge();
+  if (!hasJpegMagic(input)) throw badRequest(MESSAGES.imageNotJpeg);
+  const options = { limitInputPixels: LIMITS.imageMaxPixels, failOn: 'error' as const };
+  let meta: Metadata;
+  try {
+    // metadata() reads the header only, so a bomb is refused before anything is decoded.
+    meta = await sharp(input, { ...options, limitInputPixels: false }).metadata();
+  } catch {
+    throw badRequest(MESSAGES.imageUnreadable);
+  }
+  if (meta.format !== 'jpeg') throw badRequest(MESSAGES.imageNotJpeg);
+  if (!meta.width || !meta.height) throw badRequest(MESSAGES.imageUnreadable);
+  if (meta.width * meta.height > LIMITS.imageMaxPixels) throw badRequest(MESSAGES.imageTooManyPixels);
+  try {
+    // sharp writes no metadata unless asked to (keepMetadata/withMetadata): EXIF, GPS, XMP, ICC,
+    // comments all stay behind. rotate() without an angle applies the EXIF orientation.
+    const { data: image, info } = await sharp(input, options)
+      .rotate()
+      .resize({
+        width: LIMITS.imageMaxSide,
+        height: LIMITS.imageMaxSide,
+        fit: 'inside',
+        withoutEnlargement: true,
+      })
+      .jpeg({ quality: PHOTO_QUALITY, mozjpeg: true })
+      .toBuffer({ resolveWithObject: true });
+    const thumb = await sharp(image)
+      .resize({ width: THUMB_WIDTH, height: THUMB_HEIGHT, fit: 'cover', position: 'attention' })
+      .jpeg({ quality: THUMB_QUALITY, mozjpeg: true })
+      .toBuffer();
+    return { image, thumb, width: info.width, height: info.height };
+  } catch (err) {
+    if (err instanceof Error && /pixel limit/i.test(err.message))
+      throw badRequest(MESSAGES.imageTooManyPixels);
+    throw badRequest(MESSAGES.imageUnreadable);
+  }
+}
