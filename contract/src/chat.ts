@@ -57,4 +57,6 @@ export const STOMP_PATHS = {
   endpoint: '/ws',
   subscribePrefix: '/user/queue/chat/',
   sendPrefix: '/app/chat.send/',
+  /** Every message of every room of the caller (live unread badges); body is a ChatMessage. */
+  inbox: '/user/queue/chats',
 } as const;

@@ -1,5 +1,68 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { MemoryBroker, RedisBroker, type ChatBroker, type ChatEvent } from './broker.js';
+import { chatStompHooks, createStompServer, deliverEvent } from './realtime.js';
+import { chatRoutes } from './routes.js';
+import { ChatService } from './service.js';
+import type { StompServer } from './stomp/server.js';
+import type { SessionOptions } from './stomp/session.js';
+import { chatUpload, thumbnailUrl } from './uploads.js';
 
-/** Chat module entry: registers HTTP routes and the STOMP endpoint (filled by the chat module). */
-export async function registerChat(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+export interface ChatModule {
+  service: ChatService;
+  stomp: StompServer;
+  broker: ChatBroker;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    chat: ChatModule;
+  }
+}
+
+export interface ChatOptions {
+  /** STOMP session settings (tests shorten heart-beats). */
+  session?: Partial<SessionOptions>;
+}
+
+/**
+ * Chat module entry: HTTP routes under /api/chats, the STOMP endpoint at /ws on the app's HTTP
+ * server, and fan-out of stored messages to every process (Redis pub/sub when REDIS_URL is set).
+ */
+export async function registerChat(
+  app: FastifyInstance,
+  ctx: AppContext,
+  options: ChatOptions = {},
+): Promise<ChatModule> {
+  let stomp: StompServer | null = null;
+  const onEvent = (event: ChatEvent) => {
+    if (stomp) deliverEvent(stomp, event);
+  };
+  const broker: ChatBroker = ctx.redis
+    ? await RedisBroker.start(ctx.redis, `${ctx.config.keyPrefix}chat`, onEvent, ctx.logger)
+    : new MemoryBroker(onEvent);
+  const service = new ChatService(ctx, (event) => broker.publish(event), thumbnailUrl);
+  stomp = createStompServer(ctx, chatStompHooks(ctx, service), options.session);
+  stomp.attach(app.server);
+  const server = stomp;
+
+  // A password change or reset revokes older tokens: close those sessions on every process.
+  ctx.events.on('user.tokensRevoked', ({ userId, tokenVersion }) => {
+    broker.publish({ type: 'revoke', userId, tokenVersion }).catch((err: unknown) => {
+      ctx.logger.error({ err }, 'chat: revoke broadcast failed');
+    });
+  });
+
+  // Sockets keep the HTTP server from closing: end them before it does (graceful SIGTERM).
+  app.addHook('preClose', async () => {
+    await server.close();
+  });
+  app.addHook('onClose', async () => {
+    await broker.close();
+  });
+
+  await app.register(chatRoutes(ctx, service, chatUpload(ctx)));
+  const chat: ChatModule = { service, stomp: server, broker };
+  app.decorate('chat', chat);
+  return chat;
+}

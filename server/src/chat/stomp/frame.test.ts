@@ -57,7 +57,9 @@ describe('STOMP frame codec', () => {
 
   it('rejects a body longer than content-length', () => {
     expect(codeOf(() => parseAll('SEND\ndestination:/a\ncontent-length:1\n\nab\0'))).toBe('missing-nul');
-    expect(codeOf(() => parseAll('SEND\ndestination:/a\ncontent-length:-1\n\nab\0'))).toBe('bad-content-length');
+    expect(codeOf(() => parseAll('SEND\ndestination:/a\ncontent-length:-1\n\nab\0'))).toBe(
+      'bad-content-length',
+    );
   });
 
   it('reassembles a frame split across messages and several frames in one message', () => {
@@ -105,9 +107,13 @@ describe('STOMP frame codec', () => {
   });
 
   it('enforces frame size, header count and header line limits', () => {
-    expect(codeOf(() => parseAll(`SEND\ndestination:/a\n\n${'x'.repeat(2000)}\0`, small))).toBe('frame-too-large');
+    expect(codeOf(() => parseAll(`SEND\ndestination:/a\n\n${'x'.repeat(2000)}\0`, small))).toBe(
+      'frame-too-large',
+    );
     // Also while the frame is still incomplete, so a slow sender cannot make us buffer without bound.
-    expect(codeOf(() => parseAll(`SEND\ndestination:/a\n\n${'x'.repeat(2000)}`, small))).toBe('frame-too-large');
+    expect(codeOf(() => parseAll(`SEND\ndestination:/a\n\n${'x'.repeat(2000)}`, small))).toBe(
+      'frame-too-large',
+    );
     expect(codeOf(() => parseAll(`SEND\ncontent-length:5000\n\n`, small))).toBe('frame-too-large');
     expect(codeOf(() => parseAll('SEND\na:1\nb:2\nc:3\nd:4\ne:5\n\n\0', small))).toBe('too-many-headers');
     expect(parseAll('SEND\na:1\nb:2\nc:3\nd:4\n\n\0', small).frames).toHaveLength(1);

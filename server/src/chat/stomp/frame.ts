@@ -164,7 +164,9 @@ export function serializeFrame(
   let hasLength = false;
   for (const [k, v] of list) {
     if (k === 'content-length') hasLength = true;
-    head += escape ? `${escapeHeader(k, options.version)}:${escapeHeader(v, options.version)}\n` : `${k}:${v}\n`;
+    head += escape
+      ? `${escapeHeader(k, options.version)}:${escapeHeader(v, options.version)}\n`
+      : `${k}:${v}\n`;
   }
   if (!hasLength && options.contentLength !== false && bodyBytes.length > 0) {
     head += `content-length:${bodyBytes.length}\n`;
@@ -239,7 +241,10 @@ export class FrameParser {
       const nl = buf.indexOf(LF, pos);
       const lineEnd = nl === -1 ? buf.length : nl;
       if (lineEnd - pos > maxHeaderLineBytes) {
-        throw new StompFrameError('header-line-too-long', `A header line is longer than ${maxHeaderLineBytes} bytes`);
+        throw new StompFrameError(
+          'header-line-too-long',
+          `A header line is longer than ${maxHeaderLineBytes} bytes`,
+        );
       }
       if (nl === -1) {
         if (buf.length - start > maxFrameBytes) {
@@ -252,7 +257,10 @@ export class FrameParser {
       pos = nl + 1;
       if (lines.length === 0) {
         if (!KNOWN_COMMANDS.has(line)) {
-          throw new StompFrameError('unknown-command', `Unknown command ${JSON.stringify(line.slice(0, 40))}`);
+          throw new StompFrameError(
+            'unknown-command',
+            `Unknown command ${JSON.stringify(line.slice(0, 40))}`,
+          );
         }
         lines.push(line);
         continue;

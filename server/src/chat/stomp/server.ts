@@ -15,6 +15,11 @@ export interface StompServerOptions {
   hooks: StompHooks;
   /** Origins (scheme://host[:port]) allowed to open the socket; requests without Origin pass. */
   allowedOrigins: readonly string[];
+  /**
+   * Also allow a browser Origin whose host:port is the Host the request was sent to (same origin,
+   * whichever name the page was opened under). Default true.
+   */
+  allowSameHost?: boolean;
   path?: string;
   /** Largest WebSocket message accepted, bytes (frames are limited separately, and smaller). */
   maxPayload?: number;
@@ -58,7 +63,8 @@ export class StompServer {
   private readonly sessions = new Set<StompSession>();
   private closing = false;
   private attachedTo: Server | null = null;
-  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head);
+  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+    this.upgrade(req, socket, head);
 
   constructor(private readonly options: StompServerOptions) {
     this.path = options.path ?? '/ws';
@@ -112,7 +118,11 @@ export class StompServer {
    * Closes the user's sessions (all, or those `which` selects), with an ERROR frame carrying
    * `message`. Used when a password change revokes the user's tokens.
    */
-  closeUser(userId: number, message: string, which: (principal: StompPrincipal) => boolean = () => true): number {
+  closeUser(
+    userId: number,
+    message: string,
+    which: (principal: StompPrincipal) => boolean = () => true,
+  ): number {
     let closed = 0;
     for (const session of this.sessionsOf(userId)) {
       if (session.principal && which(session.principal)) {
@@ -160,10 +170,20 @@ export class StompServer {
     if (this.closing) return reject(socket, 503, 'Service Unavailable');
     const origin = req.headers.origin;
     if (origin !== undefined) {
-      const normalized = normalizeOrigin(origin);
-      if (normalized === null || !this.allowed.has(normalized)) return reject(socket, 403, 'Forbidden');
+      if (!this.originAllowed(origin, req.headers.host)) return reject(socket, 403, 'Forbidden');
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws));
+  }
+
+  private originAllowed(origin: string, host: string | undefined): boolean {
+    const normalized = normalizeOrigin(origin);
+    if (normalized === null) return false;
+    if (this.allowed.has(normalized)) return true;
+    return (
+      this.options.allowSameHost !== false &&
+      host !== undefined &&
+      new URL(normalized).host === host.toLowerCase()
+    );
   }
 
   private accept(ws: WebSocket): void {

@@ -16,6 +16,8 @@ import {
 export interface StompPrincipal {
   userId: number;
   tokenVersion: number;
+  /** When the credential expires (epoch ms): the session is closed then. */
+  expiresAt?: number;
 }
 
 /**
@@ -49,7 +51,12 @@ export interface StompHooks {
   /** Throws (StompError) when the principal may not subscribe to the destination. */
   authorizeSubscribe(principal: StompPrincipal, destination: string): Promise<void> | void;
   /** Handles a SEND; the receipt is sent after it resolves. Throws to answer ERROR and close. */
-  onSend(session: StompSession, destination: string, body: string, headers: Record<string, string>): Promise<void>;
+  onSend(
+    session: StompSession,
+    destination: string,
+    body: string,
+    headers: Record<string, string>,
+  ): Promise<void>;
 }
 
 export interface StompLogger {
@@ -68,6 +75,8 @@ export interface SessionOptions {
   /** Frames waiting for processing at most (a client that floods faster than we store). */
   maxQueuedFrames: number;
   serverName: string;
+  /** ERROR message sent when the principal's credential expires. */
+  expiredMessage: string;
   logger?: StompLogger;
 }
 
@@ -78,6 +87,7 @@ export const DEFAULT_SESSION_OPTIONS: SessionOptions = {
   maxBufferedBytes: 4 * 1024 * 1024,
   maxQueuedFrames: 256,
   serverName: 'campus-market/1.0',
+  expiredMessage: 'Credentials expired',
 };
 
 const VERSIONS: readonly StompVersion[] = ['1.2', '1.1', '1.0'];
@@ -174,7 +184,8 @@ export class StompSession {
       this.finish();
     });
     const connectTimer = setTimeout(() => {
-      if (this.state === 'awaiting-connect') this.fail(new StompError('CONNECT expected', 'No CONNECT frame in time'));
+      if (this.state === 'awaiting-connect')
+        this.fail(new StompError('CONNECT expected', 'No CONNECT frame in time'));
     }, options.connectTimeoutMs);
     connectTimer.unref();
     this.timers.push(connectTimer);
@@ -258,7 +269,9 @@ export class StompSession {
     }
     for (const frame of frames) {
       if (++this.queued > this.options.maxQueuedFrames) {
-        this.fail(new StompError('Too many frames in flight', 'Wait for receipts before sending more', CLOSE.policy));
+        this.fail(
+          new StompError('Too many frames in flight', 'Wait for receipts before sending more', CLOSE.policy),
+        );
         return;
       }
       this.chain = this.chain.then(async () => {
@@ -274,7 +287,12 @@ export class StompSession {
   }
 
   private async handle(frame: Frame): Promise<void> {
-    if (frame.body.length > 0 && !BODY_ALLOWED.has(frame.command) && frame.command !== 'CONNECT' && frame.command !== 'STOMP') {
+    if (
+      frame.body.length > 0 &&
+      !BODY_ALLOWED.has(frame.command) &&
+      frame.command !== 'CONNECT' &&
+      frame.command !== 'STOMP'
+    ) {
       throw new StompError(`${frame.command} frames must not have a body`, undefined, CLOSE.protocol);
     }
     if (this.state === 'awaiting-connect') {
@@ -308,7 +326,8 @@ export class StompSession {
       }
       case 'BEGIN': {
         const tx = this.required(frame, 'transaction');
-        if (this.transactions.has(tx)) throw new StompError(`Transaction ${tx} already begun`, undefined, CLOSE.protocol);
+        if (this.transactions.has(tx))
+          throw new StompError(`Transaction ${tx} already begun`, undefined, CLOSE.protocol);
         this.transactions.set(tx, []);
         break;
       }
@@ -322,7 +341,8 @@ export class StompSession {
       }
       case 'ABORT': {
         const tx = this.required(frame, 'transaction');
-        if (!this.transactions.delete(tx)) throw new StompError(`Unknown transaction ${tx}`, undefined, CLOSE.protocol);
+        if (!this.transactions.delete(tx))
+          throw new StompError(`Unknown transaction ${tx}`, undefined, CLOSE.protocol);
         break;
       }
       case 'ACK':
@@ -348,11 +368,17 @@ export class StompSession {
     const headers = headerRecord(frame.headers);
     const version = pickVersion(headers['accept-version'], this.protocolVersion);
     if (version === null) {
-      const supported = (this.protocolVersion ? VERSIONS.filter((v) => v <= this.protocolVersion!) : VERSIONS).join(',');
+      const supported = (
+        this.protocolVersion ? VERSIONS.filter((v) => v <= this.protocolVersion!) : VERSIONS
+      ).join(',');
       this.write(
         serializeFrame(
           'ERROR',
-          { version: supported, 'content-type': 'text/plain', message: 'Supported protocol versions are ' + supported },
+          {
+            version: supported,
+            'content-type': 'text/plain',
+            message: 'Supported protocol versions are ' + supported,
+          },
           '',
           { version: '1.0' },
         ),
@@ -380,12 +406,25 @@ export class StompSession {
     this.write(
       serializeFrame(
         'CONNECTED',
-        { version, 'heart-beat': `${outgoing},${incoming}`, server: this.options.serverName, session: this.id },
+        {
+          version,
+          'heart-beat': `${outgoing},${incoming}`,
+          server: this.options.serverName,
+          session: this.id,
+        },
         '',
         { version },
       ),
     );
     this.startHeartBeats(negotiateHeartBeat(clientBeat, this.options.heartBeat));
+    if (principal.expiresAt !== undefined) {
+      const expiry = setTimeout(
+        () => this.close(CLOSE.policy, this.options.expiredMessage),
+        Math.min(2 ** 31 - 1, Math.max(0, principal.expiresAt - Date.now())),
+      );
+      expiry.unref();
+      this.timers.push(expiry);
+    }
     for (const listener of this.connectListeners) listener(this);
   }
 
@@ -396,7 +435,8 @@ export class StompSession {
     if (ack !== 'auto' && ack !== 'client' && ack !== 'client-individual') {
       throw new StompError(`Unknown ack mode ${ack}`, undefined, CLOSE.protocol);
     }
-    if (this.subscriptions.has(id)) throw new StompError(`Subscription id ${id} is already in use`, undefined, CLOSE.protocol);
+    if (this.subscriptions.has(id))
+      throw new StompError(`Subscription id ${id} is already in use`, undefined, CLOSE.protocol);
     try {
       await this.hooks.authorizeSubscribe(this.principal!, destination);
     } catch (err) {
@@ -416,7 +456,11 @@ export class StompSession {
   private required(frame: Frame, name: string): string {
     const value = header(frame, name);
     if (value === undefined || value === '') {
-      throw new StompError(`Missing header: ${name}`, `${frame.command} requires a ${name} header`, CLOSE.protocol);
+      throw new StompError(
+        `Missing header: ${name}`,
+        `${frame.command} requires a ${name} header`,
+        CLOSE.protocol,
+      );
     }
     return value;
   }
@@ -478,15 +522,18 @@ export class StompSession {
     }
     if (expect > 0) {
       this.lastReceived = Date.now();
-      const t = setInterval(() => {
-        if (Date.now() - this.lastReceived > expect * 2) {
-          this.options.logger?.warn({ session: this.id }, 'stomp heart-beat missed, dropping');
-          this.state = 'closed';
-          this.stopTimers();
-          this.ws.terminate();
-          this.emitClose();
-        }
-      }, Math.max(50, Math.floor(expect / 2)));
+      const t = setInterval(
+        () => {
+          if (Date.now() - this.lastReceived > expect * 2) {
+            this.options.logger?.warn({ session: this.id }, 'stomp heart-beat missed, dropping');
+            this.state = 'closed';
+            this.stopTimers();
+            this.ws.terminate();
+            this.emitClose();
+          }
+        },
+        Math.max(50, Math.floor(expect / 2)),
+      );
       t.unref();
       this.timers.push(t);
     }

@@ -13,7 +13,11 @@ export interface StompClientOptions {
   origin?: string;
 }
 
-export function createStompClient(url: string, connectHeaders: StompHeaders, options: StompClientOptions = {}): Client {
+export function createStompClient(
+  url: string,
+  connectHeaders: StompHeaders,
+  options: StompClientOptions = {},
+): Client {
   return new Client({
     webSocketFactory: () =>
       new WebSocket(url, options.protocols ?? ['v12.stomp', 'v11.stomp', 'v10.stomp'], {
@@ -32,7 +36,11 @@ export type ConnectOutcome =
   | { ok: false; client: Client; error: IFrame | null; closeCode: number };
 
 /** Activates a client and resolves with CONNECTED, or with the ERROR frame and the close code. */
-export function connectStomp(url: string, connectHeaders: StompHeaders, options: StompClientOptions = {}): Promise<ConnectOutcome> {
+export function connectStomp(
+  url: string,
+  connectHeaders: StompHeaders,
+  options: StompClientOptions = {},
+): Promise<ConnectOutcome> {
   const client = createStompClient(url, connectHeaders, options);
   return new Promise((resolve) => {
     let error: IFrame | null = null;
@@ -54,9 +62,14 @@ export function connectStomp(url: string, connectHeaders: StompHeaders, options:
   });
 }
 
-export async function connectOrThrow(url: string, connectHeaders: StompHeaders, options: StompClientOptions = {}): Promise<Client> {
+export async function connectOrThrow(
+  url: string,
+  connectHeaders: StompHeaders,
+  options: StompClientOptions = {},
+): Promise<Client> {
   const outcome = await connectStomp(url, connectHeaders, options);
-  if (!outcome.ok) throw new Error(`STOMP connect failed: ${outcome.error?.headers['message'] ?? outcome.closeCode}`);
+  if (!outcome.ok)
+    throw new Error(`STOMP connect failed: ${outcome.error?.headers['message'] ?? outcome.closeCode}`);
   return outcome.client;
 }
 
@@ -112,13 +125,21 @@ export interface RawClient {
   heartbeats: number;
   opened: Promise<void>;
   closed: Promise<{ code: number; reason: string }>;
-  sendFrame(command: Parameters<typeof serializeFrame>[0], headers: Record<string, string> | HeaderList, body?: string | Buffer): void;
+  sendFrame(
+    command: Parameters<typeof serializeFrame>[0],
+    headers: Record<string, string> | HeaderList,
+    body?: string | Buffer,
+  ): void;
   nextFrame(timeoutMs?: number): Promise<Frame>;
 }
 
 export function rawClient(url: string, protocols: string[] = ['v12.stomp'], origin?: string): RawClient {
   const ws = new WebSocket(url, protocols, origin ? { origin } : {});
-  const parser = new FrameParser({ maxFrameBytes: 16 * 1024 * 1024, maxHeaders: 1000, maxHeaderLineBytes: 1024 * 1024 });
+  const parser = new FrameParser({
+    maxFrameBytes: 16 * 1024 * 1024,
+    maxHeaders: 1000,
+    maxHeaderLineBytes: 1024 * 1024,
+  });
   const frames: Frame[] = [];
   const waiters: Array<() => void> = [];
   const client: RawClient = {
@@ -129,7 +150,9 @@ export function rawClient(url: string, protocols: string[] = ['v12.stomp'], orig
       ws.once('open', () => resolve());
       ws.once('error', reject);
     }),
-    closed: new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() }))),
+    closed: new Promise((resolve) =>
+      ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    ),
     sendFrame(command, headers, body = '') {
       ws.send(serializeFrame(command, headers, body, { version: '1.2' }));
     },

@@ -14,7 +14,6 @@ export function chatMigration(db: Db): Migration {
         .addColumn('seller_id', 'integer', (c) => c.notNull())
         .addColumn('listing_id', 'integer', (c) => c.references('listings.id').onDelete('set null'))
         .addColumn('message_count', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('last_message_id', 'integer')
         .addColumn('created_at', epochMs, (c) => c.notNull())
         .addColumn('last_activity_at', epochMs, (c) => c.notNull())
         .execute();

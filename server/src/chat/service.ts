@@ -1,0 +1,135 @@
+import {
+  LIMITS,
+  MESSAGES,
+  chatSendSchema,
+  parseRoomId,
+  roomIdFor,
+  type ChatMessage,
+  type ChatRoomSummary,
+} from '@campus/contract';
+import type { AppContext } from '../context.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { isStoredImageUrl } from '../media/index.js';
+import type { ChatEvent } from './broker.js';
+import * as store from './store.js';
+import { MessageWriter } from './writer.js';
+
+export interface HistoryPage {
+  messages: ChatMessage[];
+  /** Older messages exist before this page (no `after` given). */
+  hasOlder: boolean;
+  /** Newer messages exist after this page (`after` given). */
+  hasNewer: boolean;
+}
+
+export interface HistoryQuery {
+  after?: number;
+  before?: number;
+  limit?: number;
+}
+
+/** The rules of chat: who may read, subscribe to and write which room, and what a message is. */
+export class ChatService {
+  private readonly writer: MessageWriter;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly publish: (event: ChatEvent) => Promise<void>,
+    private readonly thumbnailUrl: (key: string | null) => string | null,
+  ) {
+    this.writer = new MessageWriter(ctx.db.kysely, ctx.db.dialect);
+  }
+
+  private get db() {
+    return this.ctx.db.kysely;
+  }
+
+  /** The two user ids of a room, or a 404 for something that is not a room id. */
+  private members(roomId: string): [number, number] {
+    const pair = parseRoomId(roomId);
+    if (!pair) throw notFound(MESSAGES.notFound);
+    return pair;
+  }
+
+  /** Throws 403 unless the user is one of the room's two users. */
+  assertMember(userId: number, roomId: string): [number, number] {
+    const pair = this.members(roomId);
+    if (pair[0] !== userId && pair[1] !== userId) throw forbidden(MESSAGES.chatRoomForbidden);
+    return pair;
+  }
+
+  isMember(userId: number, roomId: string): boolean {
+    const pair = parseRoomId(roomId);
+    return pair !== null && (pair[0] === userId || pair[1] === userId);
+  }
+
+  /**
+   * SEND /app/chat.send/{buyerId}/{sellerId}: validates, stores, then publishes for delivery.
+   * Resolves once the message is stored (the STOMP receipt waits for this).
+   */
+  async send(senderId: number, buyerId: number, sellerId: number, payload: unknown): Promise<ChatMessage> {
+    if (buyerId === sellerId) throw badRequest(MESSAGES.chatSelf);
+    if (senderId !== buyerId && senderId !== sellerId) throw forbidden(MESSAGES.chatRoomForbidden);
+    const parsed = chatSendSchema.safeParse(payload);
+    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? MESSAGES.chatContentRequired);
+    const { listingId } = parsed.data;
+    const url = parsed.data.url ? parsed.data.url : null;
+    if (url !== null && !isStoredImageUrl(url)) throw badRequest(MESSAGES.chatImageNotOurs);
+    const content = parsed.data.content.trim().length === 0 ? '' : parsed.data.content;
+
+    const peerId = senderId === buyerId ? sellerId : buyerId;
+    const { listingSellerId, peerExists } = await store.sendChecks(this.db, listingId, peerId);
+    if (listingSellerId === null) throw notFound(MESSAGES.listingNotFound);
+    if (!peerExists) throw notFound(MESSAGES.chatPeerNotFound);
+    // The conversation is about a listing of one of its two parties.
+    if (listingSellerId !== buyerId && listingSellerId !== sellerId)
+      throw forbidden(MESSAGES.chatRoomForbidden);
+
+    const roomId = roomIdFor(buyerId, sellerId);
+    const [low, high] = buyerId < sellerId ? [buyerId, sellerId] : [sellerId, buyerId];
+    const row = await this.writer.write({
+      roomId,
+      lowUserId: low,
+      highUserId: high,
+      buyerId,
+      sellerId,
+      listingId,
+      senderId,
+      content,
+      url,
+      sentAt: this.ctx.clock(),
+    });
+    const message = store.toChatMessage(row);
+    await this.publish({ type: 'message', message, userIds: [low, high] });
+    return message;
+  }
+
+  /** GET /api/chats/{roomId}: oldest first; 403 for others; 404 when the room has no history. */
+  async history(userId: number, roomId: string, q: HistoryQuery): Promise<HistoryPage> {
+    this.assertMember(userId, roomId);
+    const room = await store.findRoom(this.db, roomId);
+    if (!room || Number(room.message_count) === 0) throw notFound(MESSAGES.chatNoHistory);
+    const limit = q.limit ?? LIMITS.chatPageDefault;
+    const page = await store.listMessages(this.db, roomId, { after: q.after, before: q.before, limit });
+    return {
+      messages: page.rows.map(store.toChatMessage),
+      hasOlder: q.after === undefined && page.more,
+      hasNewer: q.after !== undefined && page.more,
+    };
+  }
+
+  rooms(userId: number): Promise<ChatRoomSummary[]> {
+    return store.listRooms(this.db, userId, this.thumbnailUrl);
+  }
+
+  /** POST /api/chats/{roomId}/read: everything up to the latest message is read. */
+  async markRead(
+    userId: number,
+    roomId: string,
+  ): Promise<{ roomId: string; lastReadMessageId: number | null }> {
+    this.assertMember(userId, roomId);
+    const latest = await store.latestMessageId(this.db, roomId);
+    if (latest !== null) await store.markRead(this.db, roomId, userId, latest);
+    return { roomId, lastReadMessageId: latest };
+  }
+}

@@ -1,0 +1,157 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb, type Db } from '../db/connection.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { createPgDatabase, dialects } from '../../test/helper.js';
+import { MessageWriter } from './writer.js';
+import type { NewMessage } from './store.js';
+
+describe.each(dialects)('MessageWriter (%s)', (dialect) => {
+  let db: Db;
+  let cleanup: () => Promise<void>;
+  let base: Omit<NewMessage, 'content'>;
+
+  beforeAll(async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'cm-writer-'));
+    let drop: (() => Promise<void>) | undefined;
+    let databaseUrl: string | undefined;
+    if (dialect === 'postgres') {
+      const created = await createPgDatabase();
+      databaseUrl = created.url;
+      drop = created.drop;
+    }
+    db = openDb({ dataDir, databaseUrl });
+    await migrateToLatest(db);
+    const now = Date.now();
+    const users = await db.kysely
+      .insertInto('users')
+      .values(
+        [1, 2].map((i) => ({
+          email: `w${i}@msu.edu`,
+          first_name: 'W',
+          last_name: String(i),
+          password_hash: 'x',
+          verified: 1,
+          token_version: 0,
+          created_at: now,
+        })),
+      )
+      .returning('id')
+      .execute();
+    const [a, b] = users.map((u) => u.id) as [number, number];
+    const listing = await db.kysely
+      .insertInto('listings')
+      .values({
+        seller_id: b,
+        name: 'Lamp',
+        description: 'x',
+        category: 'OTHER',
+        price_cents: 100,
+        image_key: null,
+        thumb_key: null,
+        is_sold: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    base = {
+      roomId: `${a}:${b}`,
+      lowUserId: a,
+      highUserId: b,
+      buyerId: a,
+      sellerId: b,
+      listingId: listing.id,
+      senderId: a,
+      url: null,
+      sentAt: now,
+    };
+    if (dialect === 'sqlite') {
+      await sql`create trigger refuse_boom before insert on chat_messages when new.content = 'boom' begin select raise(abort, 'refused'); end`.execute(
+        db.kysely,
+      );
+    } else {
+      await sql`create function refuse_boom() returns trigger as $$ begin if new.content = 'boom' then raise exception 'refused'; end if; return new; end $$ language plpgsql`.execute(
+        db.kysely,
+      );
+      await sql`create trigger refuse_boom before insert on chat_messages for each row execute function refuse_boom()`.execute(
+        db.kysely,
+      );
+    }
+    cleanup = async () => {
+      await db.close();
+      await drop?.();
+      await rm(dataDir, { recursive: true, force: true });
+    };
+  });
+
+  afterAll(async () => {
+    await cleanup?.();
+  });
+
+  it('stores a burst across rooms in order, counting each room', async () => {
+    const writer = new MessageWriter(db.kysely, dialect);
+    const other = {
+      ...base,
+      roomId: `${base.lowUserId}:${base.highUserId + 1000}`,
+      highUserId: base.highUserId + 1000,
+    };
+    // The second room's peer must exist for the foreign key.
+    await db.kysely
+      .insertInto('users')
+      .values({
+        id: base.highUserId + 1000,
+        email: 'w-other@msu.edu',
+        first_name: 'W',
+        last_name: 'O',
+        password_hash: 'x',
+        verified: 1,
+        token_version: 0,
+        created_at: base.sentAt,
+      })
+      .execute();
+    const burst = Array.from({ length: 30 }, (_, i) => ({
+      ...(i % 3 === 0 ? other : base),
+      content: `burst ${i}`,
+    }));
+    // The first write goes alone; the 29 queued behind it share one commit.
+    const rows = await Promise.all(burst.map((m) => writer.write(m)));
+    expect(rows.map((r) => r.content)).toEqual(burst.map((m) => m.content));
+    expect(rows.map((r) => r.room_id)).toEqual(burst.map((m) => m.roomId));
+    const ids = rows.map((r) => r.id);
+    expect([...ids].sort((x, y) => x - y)).toEqual(ids);
+    const counts = await db.kysely
+      .selectFrom('chat_rooms')
+      .select(['id', 'message_count'])
+      .orderBy('id')
+      .execute();
+    expect(Object.fromEntries(counts.map((c) => [c.id, Number(c.message_count)]))).toEqual({
+      [base.roomId]: 20,
+      [other.roomId]: 10,
+    });
+    await db.kysely.deleteFrom('chat_messages').execute();
+    await db.kysely.deleteFrom('chat_rooms').execute();
+  });
+
+  it('stores concurrent messages in order, and a refused one fails alone', async () => {
+    const writer = new MessageWriter(db.kysely, dialect);
+    const contents = Array.from({ length: 60 }, (_, i) => (i === 30 ? 'boom' : `m${i}`));
+    const results = await Promise.allSettled(contents.map((content) => writer.write({ ...base, content })));
+    const stored = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    expect(results[30]?.status).toBe('rejected');
+    expect(stored).toHaveLength(59);
+    expect(stored.map((r) => r.content)).toEqual(contents.filter((c) => c !== 'boom'));
+    const ids = stored.map((r) => r.id);
+    expect([...ids].sort((x, y) => x - y)).toEqual(ids);
+    const room = await db.kysely.selectFrom('chat_rooms').selectAll().executeTakeFirstOrThrow();
+    expect(Number(room.message_count)).toBe(59);
+    const count = await db.kysely
+      .selectFrom('chat_messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(59);
+  });
+});

@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
+import { insertMessages, type MessageRow, type NewMessage } from './store.js';
+
+interface Pending {
+  message: NewMessage;
+  resolve(row: MessageRow): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Group commit for chat messages: every message that arrives while a commit is running goes into
+ * the next one. Under load one commit carries many messages (the cost of a commit is paid once);
+ * when idle a message is written on its own at once. Order is kept. If a batch fails, its messages
+ * are retried one by one so that one bad message fails alone.
+ */
+export class MessageWriter {
+  private queue: Pending[] = [];
+  private running = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+    private readonly maxBatch = 200,
+  ) {}
+
+  write(message: NewMessage): Promise<MessageRow> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ message, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.maxBatch);
+        try {
+          const rows = await insertMessages(
+            this.db,
+            this.dialect,
+            batch.map((p) => p.message),
+          );
+          batch.forEach((p, i) => p.resolve(rows[i]!));
+        } catch (err) {
+          if (batch.length === 1) {
+            batch[0]!.reject(err);
+            continue;
+          }
+          for (const p of batch) {
+            try {
+              const [row] = await insertMessages(this.db, this.dialect, [p.message]);
+              p.resolve(row!);
+            } catch (e) {
+              p.reject(e);
+            }
+          }
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
