@@ -17,6 +17,8 @@ export interface Principal {
 export interface AppEventMap {
   /** Every token of this user older than tokenVersion stopped working (password change or reset). */
   'user.tokensRevoked': [{ userId: number; tokenVersion: number }];
+  /** The same, announced by another process (relayed over Redis by the chat broker). */
+  'user.tokensRevokedElsewhere': [{ userId: number; tokenVersion: number }];
 }
 
 export class AppEvents extends EventEmitter<AppEventMap> {}

@@ -13,6 +13,7 @@ import { resetMail, verificationMail } from '../mail/templates.js';
 import { codeMatches, generateCode, hashCode } from './codes.js';
 import { burnPasswordCheck, hashPassword, isCommonPassword, verifyPassword } from './passwords.js';
 import * as store from './store.js';
+import { TokenCache } from './token-cache.js';
 
 export interface SignUpInput {
   firstName: string;
@@ -23,7 +24,11 @@ export interface SignUpInput {
 
 /** Account rules: sign-up, verification codes, login, password change and reset (design §4). */
 export class AccountsService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly tokenCache: TokenCache;
+
+  constructor(private readonly ctx: AppContext) {
+    this.tokenCache = new TokenCache(ctx.events, ctx.clock);
+  }
 
   private get db() {
     return this.ctx.db.kysely;
@@ -129,11 +134,15 @@ export class AccountsService {
 
   /** Token check for every authenticated call and STOMP CONNECT. */
   async authenticate(token: string): Promise<Principal | null> {
+    const cached = this.tokenCache.get(token);
+    if (cached) return cached;
     const claims = await this.ctx.tokens.verify(token);
     if (!claims) return null;
     const user = await store.findTokenState(this.db, claims.uid);
     if (!user || !user.verified || user.token_version !== claims.tv || user.email !== claims.sub) return null;
-    return { userId: user.id, email: user.email, tokenVersion: user.token_version };
+    const principal = { userId: user.id, email: user.email, tokenVersion: user.token_version };
+    this.tokenCache.set(token, principal, claims.exp * 1000);
+    return principal;
   }
 
   private async sendCode(userId: number, email: string, firstName: string, purpose: CodePurpose) {

@@ -36,6 +36,8 @@ export async function registerChat(
 ): Promise<ChatModule> {
   let stomp: StompServer | null = null;
   const onEvent = (event: ChatEvent) => {
+    // Revocations from other processes also drop this process's cached tokens at once.
+    if (event.type === 'revoke') ctx.events.emit('user.tokensRevokedElsewhere', event);
     if (stomp) deliverEvent(stomp, event);
   };
   const broker: ChatBroker = ctx.redis

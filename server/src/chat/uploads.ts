@@ -1,6 +1,7 @@
 import { MESSAGES } from '@campus/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import { principalOf } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
 import { storeJpeg, urlForKey } from '../media/index.js';
 
@@ -16,6 +17,7 @@ export function thumbnailUrl(key: string | null): string | null {
 export function chatUpload(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<string> => {
     if (!request.isMultipart()) throw badRequest(MESSAGES.noFileUploaded);
+    await ctx.limits.consume('upload:account', String(principalOf(request).userId));
     const part = await request.file();
     if (!part) throw badRequest(MESSAGES.noFileUploaded);
     if (part.fieldname !== 'image') {

@@ -49,7 +49,6 @@ export interface ChatRoomsTable {
   seller_id: number;
   listing_id: number | null;
   message_count: number;
-  last_message_id: number | null;
   created_at: number;
   last_activity_at: number;
 }

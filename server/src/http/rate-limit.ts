@@ -28,6 +28,8 @@ export const DEFAULT_LIMITS = {
   'reset:ip': { points: 40, durationSeconds: 900 },
   'reset:account': { points: 15, durationSeconds: 900 },
   'change:account': { points: 10, durationSeconds: 900 },
+  // Photos cost disk and CPU: listings and chat uploads share one budget per student.
+  'upload:account': { points: 120, durationSeconds: 3600 },
 } satisfies Record<string, LimitPolicy>;
 
 export type LimitName = keyof typeof DEFAULT_LIMITS;

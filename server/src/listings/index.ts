@@ -12,7 +12,7 @@ export { toListing } from './store.js';
 /** Listings module entry: listing routes, the search index, and GET /uploads for stored photos. */
 export async function registerListings(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const search = new LiveSearchIndex(ctx.db);
-  const cache = new HotCache(ctx);
+  const cache = new HotCache();
   const service = new ListingsService(ctx, search, () => cache.listingsChanged());
   await registerMediaRoutes(app, ctx);
   await app.register(listingsRoutes(ctx, service, cache));

@@ -1,7 +1,7 @@
 import { MESSAGES } from '@campus/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { principalOf } from '../http/auth.js';
+import { principalOf, requireAuth } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
 import { readCreateForm } from './form.js';
 import type { HotCache } from './hot-cache.js';
@@ -29,9 +29,9 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: Page) {
 }
 
 /** Every listing call needs a bearer token (spec §6: only sign-up, verify, login, forgot are public). */
-export function listingsRoutes(_ctx: AppContext, service: ListingsService, cache: HotCache) {
+export function listingsRoutes(ctx: AppContext, service: ListingsService, cache: HotCache) {
   return async function routes(app: FastifyInstance): Promise<void> {
-    app.addHook('preHandler', cache.requireAuth());
+    app.addHook('preHandler', requireAuth(ctx));
 
     /** Answers that are the same for every caller, served from the hot cache when fresh. */
     const cachedPage = async (request: FastifyRequest, reply: FastifyReply, load: () => Promise<Page>) => {
@@ -50,6 +50,7 @@ export function listingsRoutes(_ctx: AppContext, service: ListingsService, cache
 
     const create = async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = principalOf(request);
+      await ctx.limits.consume('upload:account', String(principal.userId));
       const form = await readCreateForm(request);
       await service.create(principal, form.fields, form.image);
       return reply.code(201).type('text/plain; charset=utf-8').send(MESSAGES.listingCreated);
