@@ -24,8 +24,14 @@ const guardedRoutes: RouteObject[] = [
   { path: '/addlisting', lazy: page(() => import('./features/listings/pages/AddListingPage')) },
   { path: '/personalListings', lazy: page(() => import('./features/listings/pages/PersonalListingsPage')) },
   { path: '/inbox', lazy: page(() => import('./features/chat/pages/InboxPage')) },
-  { path: '/chat', lazy: page(() => import('./features/chat/pages/ChatPage')) },
-  { path: '/chat/:roomidCreate', lazy: page(() => import('./features/chat/pages/ChatPage')) },
+  // One route for /chat and /chat/:roomidCreate, so that the first send's switch from /chat to
+  // /chat/{roomkey} keeps the screen mounted. Full screen: the chat draws its own header (and the
+  // top bar from md up).
+  {
+    path: '/chat/:roomidCreate?',
+    handle: { chrome: 'none' } satisfies RouteHandle,
+    lazy: page(() => import('./features/chat/pages/ChatPage')),
+  },
   { path: '/changePass', lazy: page(() => import('./features/accounts/pages/ChangePasswordPage')) },
   // The spec lists /nav and /filter as guarded routes without describing any content: /nav was the
   // old navigation bar rendered alone and /filter the filter panel alone. Both now live inside

@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Outlet, ScrollRestoration, useMatches, useNavigate } from 'react-router';
 import { setUnauthorizedHandler } from '../api/client';
+import { LiveUnreadProvider } from '../features/chat/LiveUnreadProvider';
 import { RequireAuth } from '../session/RequireAuth';
 import { PublicHeader } from '../ui/PublicHeader';
 import { TopBar } from '../ui/TopBar';
@@ -66,14 +67,19 @@ export function PublicLayout() {
   );
 }
 
-/** Screens behind the login guard (spec §2), with the logged-in top bar. */
+/**
+ * Screens behind the login guard (spec §2), with the logged-in top bar. While logged in, the live
+ * chat link (one STOMP connection) keeps the top bar's unread count current.
+ */
 export function AppLayout() {
   const chrome = useChrome('app');
   return (
     <RequireAuth>
-      <Frame header={chrome === 'none' ? null : chrome === 'public' ? <PublicHeader /> : <TopBar />}>
-        <Outlet />
-      </Frame>
+      <LiveUnreadProvider>
+        <Frame header={chrome === 'none' ? null : chrome === 'public' ? <PublicHeader /> : <TopBar />}>
+          <Outlet />
+        </Frame>
+      </LiveUnreadProvider>
     </RequireAuth>
   );
 }

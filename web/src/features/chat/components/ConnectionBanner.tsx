@@ -1,0 +1,69 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { RealtimeStatus } from '../../../api/stomp';
+import { Spinner } from '../../../ui/Spinner';
+
+function subscribeOnline(listener: () => void): () => void {
+  window.addEventListener('online', listener);
+  window.addEventListener('offline', listener);
+  return () => {
+    window.removeEventListener('online', listener);
+    window.removeEventListener('offline', listener);
+  };
+}
+
+function useOnline(): boolean {
+  return useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine,
+    () => true,
+  );
+}
+
+/** Shows `value` only after it has been true for `delayMs` (no flash on fast connects). */
+function useDelayed(value: boolean, delayMs: number): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (!value) {
+      setShown(false);
+      return;
+    }
+    const t = window.setTimeout(() => setShown(true), delayMs);
+    return () => window.clearTimeout(t);
+  }, [value, delayMs]);
+  return value && shown;
+}
+
+/**
+ * Spec §4 connection state, visible: 'Connecting…' on entry (after a short grace), 'Reconnecting…'
+ * while the link is down (retried every 5 s), with what happens to messages meanwhile.
+ */
+export function ConnectionBanner({ status, pendingCount }: { status: RealtimeStatus; pendingCount: number }) {
+  const online = useOnline();
+  const down = status === 'connecting' || status === 'reconnecting' || status === 'idle';
+  const show = useDelayed(down, status === 'reconnecting' ? 0 : 700);
+  let text: string | null = null;
+  if (show) {
+    const label = !online
+      ? 'You are offline. Reconnecting…'
+      : status === 'reconnecting'
+        ? 'Reconnecting…'
+        : 'Connecting…';
+    const detail =
+      pendingCount > 0
+        ? ` ${pendingCount === 1 ? 'Your message' : `${pendingCount} messages`} will be sent as soon as the connection is back.`
+        : status === 'reconnecting'
+          ? ' You can keep typing: messages are sent once the connection is back.'
+          : '';
+    text = label + detail;
+  }
+  return (
+    <div role="status" aria-live="polite" className="shrink-0">
+      {text && (
+        <p className="flex items-center gap-2 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900">
+          <Spinner size="sm" label={null} className="text-amber-700" />
+          <span>{text}</span>
+        </p>
+      )}
+    </div>
+  );
+}

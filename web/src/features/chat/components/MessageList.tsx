@@ -1,0 +1,251 @@
+import { useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
+import type { ChatMessage } from '@campus/contract';
+import { chatImageUrl } from '../../../api/chat';
+import { cx } from '../../../ui/cx';
+import { AlertIcon } from '../../../ui/icons';
+import { formatFullTime, formatMessageTime } from '../model';
+import type { OutboxItem } from '../outbox';
+import { RetryIcon } from './icons';
+
+/** Within this distance of the bottom, the list follows new messages. */
+const PIN_SLACK_PX = 120;
+
+function MessageImage({ url, onLoad }: { url: string; onLoad: () => void }) {
+  const src = chatImageUrl(url);
+  return (
+    <a
+      href={src}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="block overflow-hidden rounded-xl focus-visible:outline-offset-2"
+      aria-label="Open the photo full size"
+    >
+      {/* Spec §2: at most 12rem on phones, 20rem from md, 24rem from lg. */}
+      <img
+        src={src}
+        alt="Photo sent in the chat"
+        onLoad={onLoad}
+        className="block max-h-48 max-w-48 rounded-xl bg-slate-200 object-contain md:max-h-80 md:max-w-80 lg:max-h-96 lg:max-w-96"
+      />
+    </a>
+  );
+}
+
+function Bubble({
+  own,
+  children,
+  meta,
+  pending,
+}: {
+  own: boolean;
+  children: ReactNode;
+  meta: ReactNode;
+  pending?: boolean;
+}) {
+  return (
+    <li className={cx('flex', own ? 'justify-end pl-10 sm:pl-20' : 'justify-start pr-10 sm:pr-20')}>
+      <div className={cx('flex max-w-full min-w-0 flex-col gap-1', own ? 'items-end' : 'items-start')}>
+        <div
+          className={cx(
+            'max-w-full min-w-0 rounded-2xl px-3.5 py-2 text-[0.95rem] leading-relaxed shadow-xs',
+            own
+              ? 'rounded-br-md bg-brand-700 text-white'
+              : 'rounded-bl-md border border-slate-200 bg-white text-slate-900',
+            pending && 'opacity-75',
+          )}
+        >
+          {children}
+        </div>
+        <div className="flex items-center gap-2 px-1 text-xs text-slate-500">{meta}</div>
+      </div>
+    </li>
+  );
+}
+
+function Body({
+  content,
+  url,
+  onImageLoad,
+}: {
+  content: string;
+  url: string | null;
+  onImageLoad: () => void;
+}) {
+  return (
+    <div className="flex flex-col gap-2">
+      {url && <MessageImage url={url} onLoad={onImageLoad} />}
+      {content.trim() !== '' && (
+        // Line breaks kept; long words and links wrap instead of overflowing.
+        <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{content}</p>
+      )}
+    </div>
+  );
+}
+
+export interface MessageListProps {
+  messages: readonly ChatMessage[];
+  pending: readonly OutboxItem[];
+  myId: number | null;
+  peerName: string;
+  loading: boolean;
+  connected: boolean;
+  onRetry: (clientId: string) => void;
+  onDiscard: (clientId: string) => void;
+  empty: ReactNode;
+  /** 'Load earlier messages' when the history has older pages. */
+  older?: { loading: boolean; load: () => void } | null;
+}
+
+/**
+ * The conversation (spec §2): role=log, newest at the bottom, auto-scrolled to the newest while the
+ * reader is at the bottom (and always for their own messages); own messages right, the peer's left.
+ */
+export function MessageList({
+  messages,
+  pending,
+  myId,
+  peerName,
+  loading,
+  connected,
+  onRetry,
+  onDiscard,
+  empty,
+  older,
+}: MessageListProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const seen = useRef({ count: 0, pending: 0 });
+
+  const scrollToEnd = useCallback(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < PIN_SLACK_PX;
+  };
+
+  // New messages: follow them if the reader was at the bottom, or if it is their own new message.
+  useLayoutEffect(() => {
+    const grewPending = pending.length > seen.current.pending;
+    const first = seen.current.count === 0 && messages.length > 0;
+    seen.current = { count: messages.length, pending: pending.length };
+    if (first || grewPending || pinned.current) {
+      scrollToEnd();
+      pinned.current = true;
+    }
+  }, [messages.length, pending.length, scrollToEnd, messages]);
+
+  // Photos change the height once loaded: stay at the bottom if we were there.
+  const onImageLoad = useCallback(() => {
+    if (pinned.current) scrollToEnd();
+  }, [scrollToEnd]);
+
+  // The visible area shrinks when the on-screen keyboard opens or the attach panel shows.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (pinned.current) scrollToEnd();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [scrollToEnd]);
+
+  const nothing = !loading && messages.length === 0 && pending.length === 0;
+
+  return (
+    <div
+      ref={scroller}
+      onScroll={onScroll}
+      className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-3 py-4 sm:px-5"
+    >
+      {loading && messages.length === 0 && (
+        <p className="py-10 text-center text-sm text-slate-500" role="status">
+          Loading messages…
+        </p>
+      )}
+      {nothing && empty}
+      {older && (
+        <div className="mb-3 flex justify-center">
+          <button
+            type="button"
+            onClick={older.load}
+            disabled={older.loading}
+            className="rounded-full border border-slate-300 bg-white px-3 py-1.5 text-xs font-semibold text-slate-700 shadow-xs hover:bg-slate-50 disabled:opacity-60"
+          >
+            {older.loading ? 'Loading…' : 'Load earlier messages'}
+          </button>
+        </div>
+      )}
+      <ol
+        role="log"
+        aria-live="polite"
+        aria-relevant="additions"
+        aria-label={`Messages with ${peerName}`}
+        className="flex flex-col gap-3"
+      >
+        {messages.map((m) => {
+          const own = m.senderId === myId;
+          return (
+            <Bubble
+              key={m.id}
+              own={own}
+              meta={
+                <>
+                  <span className="sr-only">{own ? 'You' : peerName}, </span>
+                  <time dateTime={m.sentAt} title={formatFullTime(m.sentAt)}>
+                    {formatMessageTime(m.sentAt)}
+                  </time>
+                </>
+              }
+            >
+              <Body content={m.content} url={m.url} onImageLoad={onImageLoad} />
+            </Bubble>
+          );
+        })}
+        {pending.map((p) => (
+          <Bubble
+            key={p.clientId}
+            own
+            pending={p.status !== 'failed'}
+            meta={
+              p.status === 'failed' ? (
+                <span className="flex flex-wrap items-center justify-end gap-x-3 gap-y-1 font-medium text-red-700">
+                  <span className="inline-flex items-center gap-1">
+                    <AlertIcon size={14} /> Not sent{p.error ? `: ${p.error}` : ''}
+                  </span>
+                  <button
+                    type="button"
+                    onClick={() => onRetry(p.clientId)}
+                    className="inline-flex items-center gap-1 rounded font-semibold text-brand-700 underline hover:text-brand-800"
+                  >
+                    <RetryIcon size={14} /> Retry
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() => onDiscard(p.clientId)}
+                    className="rounded font-semibold text-slate-600 underline hover:text-slate-800"
+                  >
+                    Discard
+                  </button>
+                </span>
+              ) : p.status === 'sent' ? (
+                <span>Sent</span>
+              ) : (
+                <span className="inline-flex items-center gap-1.5">
+                  <span aria-hidden="true" className="h-1.5 w-1.5 animate-pulse rounded-full bg-slate-400" />
+                  {connected ? 'Sending…' : 'Sending… (waiting for the connection)'}
+                </span>
+              )
+            }
+          >
+            <Body content={p.content} url={p.url} onImageLoad={onImageLoad} />
+          </Bubble>
+        ))}
+      </ol>
+    </div>
+  );
+}
