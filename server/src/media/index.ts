@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import fastifyStatic from '@fastify/static';
 import { LIMITS } from '@campus/contract';
@@ -80,6 +81,8 @@ export async function readLimited(
  * context so the SPA's static plugin keeps its reply decorator.
  */
 export async function registerMediaRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // The static plugin checks its root at start-up; a fresh DATA_DIR has no uploads yet.
+  await mkdir(uploadsDir(ctx.config.dataDir), { recursive: true });
   await app.register(async (scope) => {
     await scope.register(fastifyStatic, {
       root: uploadsDir(ctx.config.dataDir),
