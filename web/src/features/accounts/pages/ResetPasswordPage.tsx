@@ -11,8 +11,9 @@ import { toast } from '../../../ui/toast';
 import { useCooldown } from '../../../ui/useCooldown';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
 import { AuthLayout } from '../components/AuthLayout';
+import { CodeField } from '../components/CodeField';
 import { CodeHints } from '../components/CodeHints';
-import { codeError, digitsOnly, emailError, focusFirstError, normalizeEmail } from '../validation';
+import { codeError, emailError, focusFirstError, normalizeEmail } from '../validation';
 
 const RESEND_COOLDOWN_S = 30;
 
@@ -159,21 +160,13 @@ export default function ResetPasswordPage() {
           hint="Password must be at least 8 characters."
           maxLength={LIMITS.passwordMax}
         />
-        <TextField
-          label="Verification code"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]*"
-          maxLength={6}
-          placeholder="6-digit code"
+        <CodeField
           value={code}
-          onChange={(e) => {
-            setCode(digitsOnly(e.target.value));
+          error={errors.code}
+          onChange={(digits) => {
+            setCode(digits);
             setErrors((prev) => ({ ...prev, code: undefined }));
           }}
-          error={errors.code}
-          className="text-lg tracking-[0.3em] placeholder:tracking-normal"
         />
         <CodeHints />
         <Button type="submit" size="lg" fullWidth loading={busy}>

@@ -4,9 +4,8 @@ import { serverMessageOf } from '../../../api/client';
 import { uploadChatImage } from '../../../api/chat';
 import { Button } from '../../../ui/Button';
 import { cx } from '../../../ui/cx';
-import { CloseIcon } from '../../../ui/icons';
+import { CloseIcon, PaperclipIcon, SendIcon } from '../../../ui/icons';
 import { toast } from '../../../ui/toast';
-import { PaperclipIcon, SendIcon } from './icons';
 
 /** The counter shows from this many characters before the limit. */
 const COUNTER_FROM = LIMITS.chatContentMax - 200;

@@ -2,10 +2,9 @@ import { useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { ChatMessage } from '@campus/contract';
 import { chatImageUrl } from '../../../api/chat';
 import { cx } from '../../../ui/cx';
-import { AlertIcon } from '../../../ui/icons';
+import { AlertIcon, RetryIcon } from '../../../ui/icons';
 import { formatFullTime, formatMessageTime } from '../model';
 import type { OutboxItem } from '../outbox';
-import { RetryIcon } from './icons';
 
 /** Within this distance of the bottom, the list follows new messages. */
 const PIN_SLACK_PX = 120;

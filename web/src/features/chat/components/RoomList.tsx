@@ -6,13 +6,12 @@ import { queryClient } from '../../../api/queryClient';
 import { ButtonLink } from '../../../ui/Button';
 import { cx } from '../../../ui/cx';
 import { EmptyState } from '../../../ui/EmptyState';
-import { ChatIcon, SearchIcon } from '../../../ui/icons';
+import { ChatIcon, ImageIcon, SearchIcon } from '../../../ui/icons';
 import { Spinner } from '../../../ui/Spinner';
 import { formatFullTime, formatRoomTime, fullName, messagePreview, type ChatNavState } from '../model';
 import { roomMessagesQuery } from '../store';
 import { useChatRooms } from '../useChatRooms';
 import { Avatar } from './Avatar';
-import { ImageIcon } from './icons';
 
 /** Spec §2: the inbox search filters rooms by the peer's full name, case-insensitive. */
 export function filterRooms(rooms: readonly ChatRoomSummary[], query: string): ChatRoomSummary[] {
