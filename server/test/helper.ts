@@ -31,6 +31,8 @@ export interface TestAppOptions extends BuildOptions {
   redis?: boolean;
   /** Share a database with another test app (cross-process tests). */
   databaseUrl?: string;
+  /** Share Redis channels and counters with another test app (cross-process tests). */
+  keyPrefix?: string;
   env?: Record<string, string>;
 }
 
@@ -96,7 +98,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.redis && redisUrl ? { REDIS_URL: redisUrl } : {}),
     ...options.env,
   });
-  config.keyPrefix = `cmtest:${randomBytes(4).toString('hex')}:`;
+  config.keyPrefix = options.keyPrefix ?? `cmtest:${randomBytes(4).toString('hex')}:`;
   const app = await buildApp(config, {
     clock: clock.now,
     logger: false,

@@ -1,15 +1,10 @@
 /** Test helpers for the chat module: real app on a real port, listings, paired processes. */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { ChatMessage } from '@campus/contract';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import { TestClock, createPgDatabase, type TestApp } from '../../test/helper.js';
-import { MailCapture } from '../../test/mail-capture.js';
+import { createPgDatabase, createTestApp, type TestApp } from '../../test/helper.js';
+import { multipart } from '../listings/testing.js';
 
 /** Listens on a random loopback port; returns the STOMP URL. */
 export async function listen(app: FastifyInstance): Promise<string> {
@@ -56,39 +51,12 @@ export async function pairedApps(
   redisUrl: string,
 ): Promise<{ apps: [TestApp, TestApp]; close(): Promise<void> }> {
   const database = await createPgDatabase();
-  const keyPrefix = `cmtest:${randomBytes(4).toString('hex')}:`;
-  const made: TestApp[] = [];
-  for (let i = 0; i < 2; i++) {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'cm-chat-'));
-    const mail = new MailCapture();
-    const smtpUrl = await mail.start();
-    const clock = new TestClock();
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      SMTP_URL: smtpUrl,
-      JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
-      ALLOWED_EMAIL_DOMAINS: 'msu.edu',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: database.url,
-      REDIS_URL: redisUrl,
-    });
-    config.keyPrefix = keyPrefix;
-    const app = await buildApp(config, { clock: clock.now, logger: false, webDist: '/nonexistent' });
-    made.push({
-      app,
-      mail,
-      clock,
-      dataDir,
-      databaseUrl: database.url,
-      async close() {
-        await app.close();
-        await mail.stop();
-        await rm(dataDir, { recursive: true, force: true });
-      },
-    });
-  }
-  const apps = made as [TestApp, TestApp];
+  const shared = {
+    databaseUrl: database.url,
+    keyPrefix: `cmtest:${randomBytes(4).toString('hex')}:`,
+    env: { REDIS_URL: redisUrl },
+  };
+  const apps: [TestApp, TestApp] = [await createTestApp(shared), await createTestApp(shared)];
   return {
     apps,
     async close() {
@@ -100,13 +68,5 @@ export async function pairedApps(
 
 /** A multipart/form-data body with one file field, for app.inject. */
 export function multipartFile(field: string, filename: string, bytes: Buffer, type = 'image/jpeg') {
-  const boundary = `----campus${randomBytes(8).toString('hex')}`;
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
-    ),
-    bytes,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return multipart({}, [{ field, filename, contentType: type, data: bytes }]);
 }
