@@ -59,6 +59,8 @@ export interface RequestOptions {
   auth?: boolean;
   /** On a 401 of an authenticated call, clear the token and go to /login. Default: true. */
   redirectOn401?: boolean;
+  /** Set on the one retry after a token refresh, so a 401 is not retried forever. */
+  isRetry?: boolean;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -198,6 +200,10 @@ export async function apiRequestWithResponse<T>(
   }
 
   if (!response.ok) {
+    // A request sent with the token a password change just replaced: retry it with the new one.
+    if (response.status === 401 && token && getToken() && getToken() !== token && !options.isRetry) {
+      return apiRequestWithResponse<T>(path, { ...options, isRetry: true });
+    }
     if (response.status === 401 && auth && redirectOn401) {
       clearToken();
       unauthorizedHandler();

@@ -1,6 +1,7 @@
 import { MESSAGES, STOMP_PATHS, TIMINGS } from '@campus/contract';
 import { useSyncExternalStore } from 'react';
 import type { Client, IFrame, StompSubscription } from '@stomp/stompjs';
+import { isTokenValid } from '../session/jwt';
 import { getToken } from '../session/token';
 import { API_BASE_URL } from './client';
 
@@ -109,6 +110,9 @@ function onLinkLost(): void {
   if (holders > 0) setStatus(everConnected ? 'reconnecting' : 'connecting');
 }
 
+/** The token the current socket sent on CONNECT. */
+let tokenOfConnection: string | null = null;
+
 function onStompError(frame: IFrame): void {
   const message = frame.headers.message ?? MESSAGES.notConnected;
   const receiptId = frame.headers['receipt-id'];
@@ -117,7 +121,10 @@ function onStompError(frame: IFrame): void {
     receipts.delete(receiptId);
     pending.reject(new RealtimeSendError(message, true));
   }
-  if (AUTH_ERRORS.has(message)) {
+  // A password change in this tab revokes the token this socket connected with, but the tab
+  // already holds the fresh token: reconnecting with it (automatic) keeps the session.
+  const refreshed = isTokenValid() && getToken() !== tokenOfConnection;
+  if (AUTH_ERRORS.has(message) && !refreshed) {
     for (const listener of [...authFailureListeners]) listener();
   }
 }
@@ -136,6 +143,7 @@ async function createClient(): Promise<void> {
   });
   c.beforeConnect = (self) => {
     const token = getToken();
+    tokenOfConnection = token;
     self.connectHeaders = token ? { Authorization: `Bearer ${token}` } : {};
     if (status !== 'connected') setStatus(everConnected ? 'reconnecting' : 'connecting');
   };
