@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -63,8 +66,46 @@ function contractTreeShaking(): Plugin {
   };
 }
 
+const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
+
+/**
+ * Build-only: writes `file.br` and `file.gz` beside every compressible file of the output (at least
+ * 1 KB), at maximum quality, so that the server can send them as they are (e.g. `@fastify/static`
+ * with `preCompressed: true`) instead of compressing on each request. Without compression the
+ * initial JS + CSS is ~3x larger on the wire, which dominates mobile Lighthouse FCP/LCP.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'campus:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((name) => {
+          const file = path.join(dir, name);
+          return statSync(file).isDirectory() ? walk(file) : [file];
+        });
+      for (const file of walk(outDir)) {
+        if (!COMPRESSIBLE.test(file)) continue;
+        const data = readFileSync(file);
+        if (data.length < 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(data, {
+            params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+          }),
+        );
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), contractTreeShaking()],
+  plugins: [react(), tailwindcss(), contractTreeShaking(), precompress()],
   server: { port: 5173, proxy },
   preview: { port: 4173, proxy },
   build: {

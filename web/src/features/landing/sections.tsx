@@ -105,7 +105,7 @@ export function HeroSection() {
 
         <div aria-hidden="true" className="relative mx-auto w-full max-w-md lg:max-w-none">
           <div className="rounded-3xl border border-slate-200 bg-white p-4 shadow-lift sm:p-5 sm:pb-10">
-            <div className="flex items-center gap-2 rounded-full bg-slate-100 px-4 py-2.5 text-sm text-slate-500">
+            <div className="flex items-center gap-2 rounded-full bg-slate-100 px-4 py-2.5 text-sm text-slate-600">
               <FilterIcon size={16} /> calculus textbook
             </div>
             <ul className="mt-4 space-y-3">

@@ -59,7 +59,7 @@ export function LatestRail() {
     >
       {listings.map((listing, i) => (
         <li key={listing.id} className={cx(ITEM_CLASSES, i >= GRID_ITEMS && 'lg:hidden')}>
-          <ListingCard listing={listing} layout="tile" />
+          <ListingCard listing={listing} layout="tile" priority={i < 2} />
         </li>
       ))}
     </ul>

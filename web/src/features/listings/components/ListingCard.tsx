@@ -17,13 +17,21 @@ export interface ListingCardProps {
   headingLevel?: 2 | 3;
   /** Extra controls under the card body (owner actions); they sit above the card-wide link. */
   actions?: ReactNode;
+  /** Load the photo eagerly with high priority (the first cards, likely the LCP element). */
+  priority?: boolean;
 }
 
 /**
  * A listing card: photo (fixed aspect ratio, lazy), price, name, category, Sold badge. The whole
  * card opens /single_listing/{id} with the listing as navigation state (spec §2).
  */
-export function ListingCard({ listing, layout = 'responsive', headingLevel = 3, actions }: ListingCardProps) {
+export function ListingCard({
+  listing,
+  layout = 'responsive',
+  headingLevel = 3,
+  actions,
+  priority = false,
+}: ListingCardProps) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const state: SingleListingState = { listing };
   const tile = layout === 'tile';
@@ -46,6 +54,7 @@ export function ListingCard({ listing, layout = 'responsive', headingLevel = 3, 
         )}
         iconSize={tile ? 40 : 30}
         compactPlaceholder={!tile}
+        priority={priority}
       />
       {listing.isSold && <SoldBadge className="absolute top-2 left-2 z-[1]" />}
       <div className={cx('flex min-w-0 flex-col p-3 sm:p-4', tile ? 'shrink-0' : 'flex-1')}>
