@@ -28,7 +28,7 @@ export function Logo({ tone = 'dark', className }: { tone?: 'dark' | 'light'; cl
     <Link
       to="/"
       className={cx('inline-flex items-center gap-2.5 rounded-lg py-1 font-bold tracking-tight', className)}
-      aria-label="Campus Market home"
+      aria-label="CampusMarket home"
     >
       <LogoMark />
       <span className={cx('text-lg leading-none', tone === 'dark' ? 'text-brand-900' : 'text-white')}>
