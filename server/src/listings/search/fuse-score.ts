@@ -126,6 +126,19 @@ export function keyScore(p: Pattern, lowerText: string, minErrors = 1): number {
   return Math.max(0.001, errors / p.length);
 }
 
+/**
+ * keyScore when `minErrors` comes from the document's shared bigram count (SearchIndex): a text
+ * holding the pattern shares all m - 1 bigram positions, so minErrors >= 1 already rules out
+ * equality and an exact occurrence, and only the edit-distance scan is left to run.
+ */
+export function countedKeyScore(p: Pattern, lowerText: string, minErrors: number): number {
+  if (minErrors <= 0) return keyScore(p, lowerText, 0);
+  if (lowerText.length === 0 || minErrors / p.length > THRESHOLD) return -1;
+  const errors = minSubstringDistance(p, lowerText, minErrors);
+  if (errors / p.length > THRESHOLD) return -1;
+  return Math.max(0.001, errors / p.length);
+}
+
 /** A document prepared for scoring: lower-cased key texts and their field norms. */
 export interface ScoredFields {
   lower: readonly [string, string, string];

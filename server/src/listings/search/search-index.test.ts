@@ -97,6 +97,10 @@ describe('SearchIndex', () => {
     'hoodie',
     'xyz',
     'graphing calculator for chemistry',
+    // Category words: thousands of equal scores, where ties decide (newest first).
+    'books',
+    'electronics',
+    'other',
   ];
   const filterSets: SearchFilters[] = [
     {},
@@ -114,8 +118,25 @@ describe('SearchIndex', () => {
     }
   });
 
+  it('ranks the same whatever order the listings were indexed in', () => {
+    const rand = rng(11);
+    const shuffled = [...docs];
+    for (let i = shuffled.length - 1; i > 0; i -= 1) {
+      const j = Math.floor(rand() * (i + 1));
+      [shuffled[i], shuffled[j]] = [shuffled[j] as SearchDoc, shuffled[i] as SearchDoc];
+    }
+    const other = new SearchIndex();
+    for (const d of shuffled) other.upsert(d);
+    for (const q of ['books', 'electronics', 'lamp', 'calculater', 'the']) {
+      for (const f of filterSets) {
+        const expected = fuseReference(docs, q, f).slice(0, 25);
+        expect(other.search(q, f, 25), `${q} ${JSON.stringify(f)}`).toEqual(expected);
+      }
+    }
+  });
+
   it('pages through the whole Fuse.js ranking with (score, id) cursors', () => {
-    for (const q of ['lamp', 'calculater', 'the']) {
+    for (const q of ['lamp', 'calculater', 'the', 'books']) {
       const expected = fuseReference(docs, q, {});
       const seen: SearchHit[] = [];
       let after: SearchHit | undefined;

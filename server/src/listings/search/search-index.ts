@@ -6,6 +6,7 @@ import {
   compilePattern,
   documentScore,
   keyFactor,
+  countedKeyScore,
   keyScore,
   fieldNorm,
   keyFactorLowerBound,
@@ -56,30 +57,44 @@ const CATEGORY_INDEX = new Map<string, number>(CATEGORIES.map((c, i) => [c, i]))
 
 const BOUND_BUCKETS = 256;
 
+/** Posting-list groups: one per category, one more for anything else. */
+const GROUPS = 8;
+const ALL_GROUPS = Array.from({ length: GROUPS }, (_, g) => g);
+const categoryGroup = (catIndex: number) => Math.min(catIndex, GROUPS - 1);
+
 /** Word counts above this share one norm in the bound tables (a smaller norm only loosens the bound). */
 const MAX_TOKENS = 255;
 
 /**
- * Per query: the lowest factor key `key` can contribute when it shares `shared` bigram positions
- * with the pattern (it then needs at least ceil((m - 1 - shared) / 2) edits) and has `tokens`
- * words. With 0 edits the key could equal the pattern exactly, which Fuse scores as EPSILON.
+ * The lowest factor key `key` can contribute when it needs at least `minErrors` edits and has
+ * `words` words. With 0 edits the key could equal the pattern exactly, which Fuse scores as
+ * EPSILON. Worked out lazily per query (SearchIndex.search keeps a table).
  */
-function factorTable(p: Pattern): Float64Array {
-  const m = p.length;
-  const table = new Float64Array(3 * m * (MAX_TOKENS + 1));
-  for (let key = 0; key < 3; key += 1) {
-    for (let shared = 0; shared < m; shared += 1) {
-      const minErrors = Math.max(0, Math.ceil((m - 1 - shared) / 2));
-      for (let tokens = 1; tokens <= MAX_TOKENS; tokens += 1) {
-        const norm = Math.round(1000 / Math.pow(tokens, 0.5)) / 1000;
-        table[(key * m + shared) * (MAX_TOKENS + 1) + tokens] =
-          minErrors === 0
-            ? Math.pow(Number.EPSILON, (KEY_WEIGHTS[key] as number) * norm)
-            : keyFactorLowerBound(p, minErrors, key, norm);
-      }
-    }
+function boundFactor(p: Pattern, key: number, minErrors: number, words: number): number {
+  const norm = Math.round(1000 / Math.pow(words, 0.5)) / 1000;
+  return minErrors === 0
+    ? Math.pow(Number.EPSILON, (KEY_WEIGHTS[key] as number) * norm)
+    : keyFactorLowerBound(p, minErrors, key, norm);
+}
+
+/**
+ * Fewest edits a key needs, from the pattern bigram positions whose bigram it lacks (`missing`,
+ * bit i = position i). An edit touches at most two neighbouring positions (a substitution or
+ * deletion of pattern character i: positions i - 1 and i; an insertion: one), and every position
+ * no edit touches keeps its bigram in the text. So the missing positions are covered by one
+ * two-position "domino" per edit, and the fewest dominoes covering them (greedy from the lowest
+ * bit) is a lower bound on the edits. Returns k + 1 as soon as it exceeds k.
+ */
+function editsFor(missing: number, k: number): number {
+  let edits = 0;
+  let rest = missing;
+  while (rest !== 0) {
+    edits += 1;
+    if (edits > k) return edits;
+    const low = rest & -rest;
+    rest &= ~(low | (low << 1));
   }
-  return table;
+  return edits;
 }
 
 /** A growable Int32 list (posting lists and per-document columns). */
@@ -102,15 +117,19 @@ class IntList {
 
 /**
  * In-process search index over unsold listings: exact Fuse.js ranking (fuse-score.ts) with a
- * lossless bigram candidate filter, so a query scores a few hundred documents instead of all.
+ * lossless bigram candidate filter, so a query scores a few thousand documents instead of all.
  *
- * Candidate filter (q-gram lemma): a substring within e edits of a pattern of length m keeps at
- * least (m - 1) - 2e of the pattern's bigram positions. Fuse accepts e <= floor(0.3 m), so a
- * document needs at least (m - 1) - 2 floor(0.3 m) >= 1 matching bigram positions, and a
- * document with c of them needs at least ceil((m - 1 - c) / 2) edits in every key. Candidates
- * are visited by c descending; a document whose best possible score (scoreLowerBound) cannot
- * beat the current top `limit` results is skipped without scoring. Results equal Fuse's over
- * the same documents; only patterns over 32 characters are approximate (see docs/decisions.md).
+ * Candidate filter (q-gram lemma, with positions): an edit touches at most two neighbouring
+ * bigram positions of the pattern, and every position no edit touches keeps its bigram in the
+ * text. Per document, name and description record which of the pattern's bigram positions they
+ * hold (posting lists per bigram, split by category so a category filter reads only its own);
+ * the missing positions must be covered by at most k = floor(0.3 m) two-position "dominoes"
+ * (editsFor), and that cover count is also a lower bound on the key's edits. The category key
+ * holds one of a handful of texts and is scored exactly, once per query. Candidates are visited
+ * by the best score they could reach (bucketed); a document whose bound cannot beat the current
+ * top `limit` results, ties included (newest first), is skipped without scoring. Results equal
+ * Fuse's over the same documents; only patterns over 32 characters are approximate (see
+ * docs/decisions.md).
  */
 export class SearchIndex {
   private ids = new IntList(1024);
@@ -123,6 +142,10 @@ export class SearchIndex {
   private fields: ScoredFields[] = [];
   private raw: Array<{ name: string; description: string; category: string }> = [];
   private slotById = new Map<number, number>();
+  /**
+   * Bigram posting lists, one per bigram and category group (key gram * 8 + group; group = the
+   * category's index, 7 for any other), so a search filtered by category reads only its own.
+   */
   private postings = new Map<number, IntList>();
   /** Per-query work arrays, sized with the index (searches never overlap: they are synchronous). */
   private scratch = {
@@ -132,11 +155,8 @@ export class SearchIndex {
     candBucket: new Uint8Array(1024),
     order: new Int32Array(1024),
   };
-  private counts: [Uint8Array, Uint8Array, Uint8Array] = [
-    new Uint8Array(1024),
-    new Uint8Array(1024),
-    new Uint8Array(1024),
-  ];
+  /** Per-query bigram position masks (see search), name and description per slot, zeroed as read. */
+  private masks = new Int32Array(2 * 1024);
 
   get size(): number {
     return this.ids.length;
@@ -172,10 +192,11 @@ export class SearchIndex {
     });
     this.raw.push({ name: doc.name, description: doc.description, category: doc.category });
     this.slotById.set(doc.id, slot);
+    const group = categoryGroup(this.cats[slot] as number);
     lower.forEach((text, key) => {
       const bit = 1 << key;
       for (let i = 0; i + 1 < text.length; i += 1) {
-        const gram = text.charCodeAt(i) * 65536 + text.charCodeAt(i + 1);
+        const gram = (text.charCodeAt(i) * 65536 + text.charCodeAt(i + 1)) * GROUPS + group;
         let list = this.postings.get(gram);
         if (!list) {
           list = new IntList(4);
@@ -227,22 +248,46 @@ export class SearchIndex {
       if (stats) stats.scored += 1;
       if (score >= 0) top.offer(score, this.ids.data[slot] as number);
     };
-    const minErrorsFor = (shared: number) => Math.max(0, Math.ceil((m - 1 - shared) / 2));
     /**
      * Scores name and category first; the description (the long, costly key) only when the
      * document can still enter the top results. The product is formed in Fuse's key order.
      */
+    // The category key holds one of a handful of texts: its score is worked out once per query.
+    const catScores = new Float64Array(CATEGORIES.length).fill(Number.NaN);
+    // Categories whose text matches the pattern: their listings are candidates even when name
+    // and description share no bigram with it.
+    const catFactors = new Float64Array(CATEGORIES.length).fill(1);
+    let catMatches = 0;
+    CATEGORIES.forEach((c, i) => {
+      const sc = keyScore(p, c.toLowerCase(), 0);
+      catScores[i] = sc;
+      if (sc >= 0) {
+        catMatches |= 1 << i;
+        catFactors[i] = keyFactor(sc, 2, fieldNorm(c));
+      }
+    });
+    const fields = this.fields;
+    const categoryScore = (slot: number, text: string): number => {
+      const cat = this.cats[slot] as number;
+      if (cat >= CATEGORIES.length) return keyScore(p, text, 0);
+      let sc = catScores[cat] as number;
+      if (Number.isNaN(sc)) {
+        sc = keyScore(p, text, 0);
+        catScores[cat] = sc;
+      }
+      return sc;
+    };
     const visitCandidate = (slot: number, keys: number, a: number, b: number, descBound: number) => {
       if (stats) stats.scored += 1;
       const f = this.fields[slot] as ScoredFields;
-      const sn = keys & 1 ? keyScore(p, f.lower[0], minErrorsFor(a)) : -1;
-      const sc = keys & 4 ? keyScore(p, f.lower[2], 0) : -1;
+      const sn = keys & 1 ? countedKeyScore(p, f.lower[0], a) : -1;
+      const sc = keys & 4 ? categoryScore(slot, f.lower[2]) : -1;
       const fn = sn >= 0 ? keyFactor(sn, 0, f.norms[0]) : 1;
       const fc = sc >= 0 ? keyFactor(sc, 2, f.norms[2]) : 1;
       let sd = -1;
       if (keys & 2) {
         if (!(top.full && fn * fc * descBound > top.worstScore * (1 + 1e-9)))
-          sd = keyScore(p, f.lower[1], minErrorsFor(b));
+          sd = countedKeyScore(p, f.lower[1], b);
         else if (sn < 0 && sc < 0) return;
       }
       if (sn < 0 && sd < 0 && sc < 0) return;
@@ -257,54 +302,85 @@ export class SearchIndex {
       for (let slot = this.ids.length - 1; slot >= 0; slot -= 1) if (allowed(slot)) visit(slot);
       return top.sorted();
     }
+    // The pattern's bigrams, each with the bit mask of the positions it holds in the pattern.
     const grams = new Map<number, number>();
     for (let i = 0; i + 1 < m; i += 1) {
       const g = p.text.charCodeAt(i) * 65536 + p.text.charCodeAt(i + 1);
-      grams.set(g, (grams.get(g) ?? 0) + 1);
+      grams.set(g, (grams.get(g) ?? 0) | (1 << i));
     }
-    // Shared bigram positions per key.
+    // Per document and key, the pattern's bigram positions whose bigram the key holds.
     const t0 = stats ? performance.now() : 0;
-    const [cn, cd, cc] = this.counts;
-    for (const [gram, mult] of grams) {
-      const list = this.postings.get(gram);
-      if (!list) continue;
-      const data = list.data;
-      for (let i = 0; i < list.length; i += 1) {
-        const v = data[i] as number;
-        const slot = v >>> 3;
-        if (v & 1) cn[slot] = (cn[slot] as number) + mult;
-        if (v & 2) cd[slot] = (cd[slot] as number) + mult;
-        if (v & 4) cc[slot] = (cc[slot] as number) + mult;
+    const masks = this.masks;
+    const groups = this.groupsFor(filters);
+    for (const [gram, positions] of grams) {
+      for (const group of groups) {
+        const list = this.postings.get(gram * GROUPS + group);
+        if (!list) continue;
+        const data = list.data;
+        for (let i = 0; i < list.length; i += 1) {
+          const v = data[i] as number;
+          const at = (v >>> 3) << 1;
+          // Branch-free: -(bit) is all ones when the key holds the bigram, else zero.
+          masks[at] = (masks[at] as number) | (positions & -(v & 1));
+          masks[at + 1] = (masks[at + 1] as number) | (positions & -((v >>> 1) & 1));
+        }
       }
     }
     const t1 = stats ? performance.now() : 0;
-    const need = m - 1 - 2 * p.maxErrors;
-    const table = factorTable(p);
+    const k = p.maxErrors;
+    const all = m - 1 === 31 ? 0x7fffffff : (1 << (m - 1)) - 1;
     const row = MAX_TOKENS + 1;
+    const table = new Float64Array(3 * (k + 1) * row).fill(Number.NaN);
+    const factor = (key: number, minErrors: number, words: number): number => {
+      const at = (key * (k + 1) + minErrors) * row + words;
+      let f = table[at] as number;
+      if (Number.isNaN(f)) {
+        f = boundFactor(p, key, minErrors, words);
+        table[at] = f;
+      }
+      return f;
+    };
     const tokens = this.tokens.data;
+    const { alive, sold, cats } = this;
+    const prices = this.prices.data;
+    const { catMask, min, max } = this.filterBounds(filters);
     // Candidates bucketed (counting sort, no allocation) by the best score they could reach,
     // newest first within a bucket.
     const { candSlot, candPack, candBound, candBucket, order } = this.scratch;
     const hist = new Int32Array(BOUND_BUCKETS + 1);
     let n = 0;
     for (let slot = this.ids.length - 1; slot >= 0; slot -= 1) {
-      const a = cn[slot] as number;
-      const b = cd[slot] as number;
-      const c = cc[slot] as number;
-      if ((a | b | c) === 0) continue;
-      cn[slot] = 0;
-      cd[slot] = 0;
-      cc[slot] = 0;
-      const keys = (a >= need ? 1 : 0) | (b >= need ? 2 : 0) | (c >= need ? 4 : 0);
-      if (keys === 0 || !allowed(slot)) continue;
+      const at = slot << 1;
+      const xn = masks[at] as number;
+      const xd = masks[at + 1] as number;
+      const cat = cats[slot] as number;
+      if ((xn | xd) === 0 && (catMatches & (1 << cat)) === 0 && cat < CATEGORIES.length) continue;
+      masks[at] = 0;
+      masks[at + 1] = 0;
+      if (alive[slot] !== 1 || sold[slot] !== 0) continue;
+      if (catMask !== -1 && (catMask & (1 << cat)) === 0) continue;
+      const price = prices[slot] as number;
+      if (price < min || price > max) continue;
+      // Fewest edits name and description need (see editsFor); above k they cannot match. The
+      // category's exact score is known (categoryScore).
+      const a = editsFor(all & ~xn, k);
+      const b = editsFor(all & ~xd, k);
+      const known = cat < CATEGORIES.length;
+      const sc = known ? (catScores[cat] as number) : categoryScore(slot, fields[slot]?.lower[2] ?? '');
+      const keys = (a <= k ? 1 : 0) | (b <= k ? 2 : 0) | (sc >= 0 ? 4 : 0);
+      if (keys === 0) continue;
       const t = tokens[slot] as number;
       const bound =
-        (keys & 1 ? (table[a * row + (t & 255)] as number) : 1) *
-        (keys & 2 ? (table[(m + b) * row + ((t >>> 8) & 255)] as number) : 1) *
-        (keys & 4 ? (table[(2 * m + c) * row + ((t >>> 16) & 255)] as number) : 1);
+        (keys & 1 ? factor(0, a, t & 255) : 1) *
+        (keys & 2 ? factor(1, b, (t >>> 8) & 255) : 1) *
+        (keys & 4
+          ? known
+            ? (catFactors[cat] as number)
+            : keyFactor(sc, 2, (fields[slot] as ScoredFields).norms[2])
+          : 1);
       const bucket = Math.min(BOUND_BUCKETS - 1, Math.floor(bound * BOUND_BUCKETS));
       candSlot[n] = slot;
-      candPack[n] = (a << 8) | (b << 3) | keys;
+      candPack[n] = ((a & 15) << 7) | ((b & 15) << 3) | keys;
       candBound[n] = bound;
       candBucket[n] = bucket;
       hist[bucket + 1] = (hist[bucket + 1] as number) + 1;
@@ -326,12 +402,15 @@ export class SearchIndex {
       for (; i < end; i += 1) {
         const cand = order[i] as number;
         const bound = candBound[cand] as number;
-        if (top.full && bound > top.worstScore) continue;
         const slot = candSlot[cand] as number;
+        // Cannot enter: even its best score ranks after the current last result. On an equal
+        // score the newer listing ranks first, so an older one with bound == worst cannot either
+        // (bounds are formed in the same key order as scores, so float rounding keeps bound <= score).
+        if (top.full && top.excludes(bound, this.ids.data[slot] as number)) continue;
         const pack = candPack[cand] as number;
-        const b = (pack >>> 3) & 31;
-        const descBound = table[(m + b) * row + (((tokens[slot] as number) >>> 8) & 255)] as number;
-        visitCandidate(slot, pack & 7, pack >>> 8, b, descBound);
+        const b = (pack >>> 3) & 15;
+        const descBound = pack & 2 ? factor(1, b, ((tokens[slot] as number) >>> 8) & 255) : 1;
+        visitCandidate(slot, pack & 7, (pack >>> 7) & 15, b, descBound);
       }
     }
     if (stats) {
@@ -343,12 +422,29 @@ export class SearchIndex {
     return top.sorted();
   }
 
+  /** The posting-list groups a search with these filters needs to read. */
+  private groupsFor(filters: SearchFilters): number[] {
+    if (!filters.categories?.length) return ALL_GROUPS;
+    const groups = new Set<number>();
+    for (const c of filters.categories) {
+      const index = CATEGORY_INDEX.get(c);
+      if (index !== undefined) groups.add(categoryGroup(index));
+    }
+    return [...groups];
+  }
+
+  private filterBounds(filters: SearchFilters): { catMask: number; min: number; max: number } {
+    return {
+      catMask: filters.categories?.length
+        ? filters.categories.reduce((mask, c) => mask | (1 << (CATEGORY_INDEX.get(c) ?? 31)), 0)
+        : -1,
+      min: filters.minCents ?? Number.NEGATIVE_INFINITY,
+      max: filters.maxCents ?? Number.POSITIVE_INFINITY,
+    };
+  }
+
   private filterFn(filters: SearchFilters): (slot: number) => boolean {
-    const catMask = filters.categories?.length
-      ? filters.categories.reduce((mask, c) => mask | (1 << (CATEGORY_INDEX.get(c) ?? 31)), 0)
-      : -1;
-    const min = filters.minCents ?? Number.NEGATIVE_INFINITY;
-    const max = filters.maxCents ?? Number.POSITIVE_INFINITY;
+    const { catMask, min, max } = this.filterBounds(filters);
     return (slot) => {
       if (this.alive[slot] !== 1 || this.sold[slot] !== 0) return false;
       if (catMask !== -1 && (catMask & (1 << (this.cats[slot] as number))) === 0) return false;
@@ -370,11 +466,13 @@ export class SearchIndex {
       grams.add(lower.charCodeAt(i) * 65536 + lower.charCodeAt(i + 1));
     const counts = new Map<number, number>();
     for (const g of grams) {
-      const list = this.postings.get(g);
-      if (!list) continue;
-      for (let i = 0; i < list.length; i += 1) {
-        const slot = (list.data[i] as number) >>> 3;
-        counts.set(slot, (counts.get(slot) ?? 0) + 1);
+      for (let group = 0; group < GROUPS; group += 1) {
+        const list = this.postings.get(g * GROUPS + group);
+        if (!list) continue;
+        for (let i = 0; i < list.length; i += 1) {
+          const slot = (list.data[i] as number) >>> 3;
+          counts.set(slot, (counts.get(slot) ?? 0) + 1);
+        }
       }
     }
     const slots = [...counts.entries()]
@@ -410,7 +508,9 @@ export class SearchIndex {
     this.cats = grow(this.cats);
     this.sold = grow(this.sold);
     this.alive = grow(this.alive);
-    this.counts = [grow(this.counts[0]), grow(this.counts[1]), grow(this.counts[2])];
+    const masks = new Int32Array(2 * cap);
+    masks.set(this.masks);
+    this.masks = masks;
     this.scratch = {
       candSlot: new Int32Array(cap),
       candPack: new Int32Array(cap),
@@ -435,6 +535,12 @@ class TopK {
 
   get worstScore(): number {
     return this.hits[this.hits.length - 1]?.score ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** Whether a full list rejects every hit scoring `bound` or more with this id. */
+  excludes(bound: number, id: number): boolean {
+    const last = this.hits[this.hits.length - 1];
+    return last !== undefined && (bound > last.score || (bound === last.score && id < last.id));
   }
 
   offer(score: number, id: number): void {
