@@ -3,6 +3,7 @@
  * category, drawn from a seeded PRNG so every run measures the same corpus.
  */
 import { CATEGORIES, type Category } from '@campus/contract';
+import { seededRandom } from '../server/test/random.js';
 
 export interface SyntheticListing {
   name: string;
@@ -259,18 +260,6 @@ const DETAILS = [
   'Bundle discount available.',
 ];
 
-/** Mulberry32: small, fast, seeded. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function pick<T>(rand: () => number, list: readonly T[]): T {
   return list[Math.floor(rand() * list.length)] as T;
 }
@@ -302,7 +291,7 @@ export function syntheticListing(rand: () => number): SyntheticListing {
 }
 
 export function syntheticListings(count: number, seed = 42): SyntheticListing[] {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   return Array.from({ length: count }, () => syntheticListing(rand));
 }
 

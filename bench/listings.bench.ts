@@ -26,7 +26,8 @@ import pg from 'pg';
 import { openDb, type Db } from '../server/src/db/connection.js';
 import { migrateToLatest } from '../server/src/db/migrate.js';
 import { TokenService } from '../server/src/http/tokens.js';
-import { BENCH_QUERIES, prng, syntheticListings } from './corpus.js';
+import { seededRandom } from '../server/test/random.js';
+import { BENCH_QUERIES, syntheticListings } from './corpus.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
@@ -92,7 +93,7 @@ async function seed(db: Db): Promise<{ tokens: string[]; someId: number }> {
   }));
   const inserted = await k.insertInto('users').values(users).returning(['id', 'email']).execute();
   const docs = syntheticListings(LISTINGS);
-  const rand = prng(7);
+  const rand = seededRandom(7);
   const batch = db.dialect === 'sqlite' ? 500 : 1000;
   await k.transaction().execute(async (trx) => {
     for (let i = 0; i < docs.length; i += batch) {
@@ -347,7 +348,7 @@ async function runDialect(dialect: string): Promise<DialectResult | string> {
     const indexSeconds = (performance.now() - t) / 1000;
     console.log(`[${dialect}] search index ready after ${indexSeconds.toFixed(2)} s more`);
 
-    const rand = prng(99);
+    const rand = seededRandom(99);
     const plain: string[] = [];
     const filtered: string[] = [];
     const filtersOnly: string[] = [];
@@ -362,7 +363,7 @@ async function runDialect(dialect: string): Promise<DialectResult | string> {
     // them all): plain searches, searches with filters drawn from another seed than the timed
     // ones, filters alone. Without the filtered searches the first timed ones paid V8's
     // re-optimisation of the search loop (tens of ms each), which no warm server does.
-    const warmRand = prng(1234);
+    const warmRand = seededRandom(1234);
     const warmFiltered = BENCH_QUERIES.map(
       (q) => `/listings/search?query=${encodeURIComponent(q)}&${filterParams(warmRand)}`,
     );

@@ -9,6 +9,7 @@ import {
   minSubstringDistance,
   scoreLowerBound,
 } from './fuse-score.js';
+import { seededRandom } from '../../../test/random.js';
 
 interface Doc {
   name: string;
@@ -29,18 +30,6 @@ function prepared(d: Doc) {
   return {
     lower: [d.name.toLowerCase(), d.description.toLowerCase(), d.category.toLowerCase()] as const,
     norms: [fieldNorm(d.name), fieldNorm(d.description), fieldNorm(d.category)] as const,
-  };
-}
-
-/** Seeded PRNG so failures reproduce. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -74,7 +63,7 @@ describe('fuse-score', () => {
   });
 
   it('computes the semi-global edit distance like the textbook dynamic programme', () => {
-    const rand = rng(7);
+    const rand = seededRandom(7);
     for (let n = 0; n < 3000; n += 1) {
       const pattern = randomText(rand, 'abcd ', 1, 32);
       const text = randomText(rand, 'abcd ', 0, 60);
@@ -85,7 +74,7 @@ describe('fuse-score', () => {
   });
 
   it('gives exactly the scores Fuse.js gives, on random documents and patterns', () => {
-    const rand = rng(11);
+    const rand = seededRandom(11);
     for (let round = 0; round < 60; round += 1) {
       const docs: Doc[] = Array.from({ length: 40 }, () => ({
         name: randomText(rand, 'abcde fg', 1, 24),
@@ -139,7 +128,7 @@ describe('fuse-score', () => {
   });
 
   it('never bounds a document above its real score', () => {
-    const rand = rng(3);
+    const rand = seededRandom(3);
     for (let n = 0; n < 2000; n += 1) {
       const doc: Doc = {
         name: randomText(rand, 'abcd ', 1, 20),

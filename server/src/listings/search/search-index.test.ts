@@ -2,6 +2,7 @@ import { CATEGORIES, FUZZY_SEARCH, type Category } from '@campus/contract';
 import Fuse from 'fuse.js';
 import { describe, expect, it } from 'vitest';
 import { SearchIndex, type SearchDoc, type SearchFilters, type SearchHit } from './search-index.js';
+import { seededRandom } from '../../../test/random.js';
 
 const WORDS = [
   'calculator',
@@ -39,19 +40,8 @@ const WORDS = [
   'a',
 ];
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function corpus(n: number, seed: number): SearchDoc[] {
-  const rand = rng(seed);
+  const rand = seededRandom(seed);
   const words = (k: number) =>
     Array.from({ length: k }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
   return Array.from({ length: n }, (_, i) => ({
@@ -119,7 +109,7 @@ describe('SearchIndex', () => {
   });
 
   it('ranks the same whatever order the listings were indexed in', () => {
-    const rand = rng(11);
+    const rand = seededRandom(11);
     const shuffled = [...docs];
     for (let i = shuffled.length - 1; i > 0; i -= 1) {
       const j = Math.floor(rand() * (i + 1));
