@@ -125,18 +125,19 @@ async function insertMessageIn(db: Executor, dialect: Dialect, m: NewMessage): P
       .executeTakeFirstOrThrow();
   }
   await upsertRoom(db).execute();
-  return db
-    .insertInto('chat_messages')
-    .values({
-      room_id: m.roomId,
-      sender_id: m.senderId,
-      content: m.content,
-      url: m.url,
-      listing_id: m.listingId,
-      sent_at: m.sentAt,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return db.insertInto('chat_messages').values(messageRow(m)).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The chat_messages row of a new message (the single and the batched insert share it). */
+function messageRow(m: NewMessage) {
+  return {
+    room_id: m.roomId,
+    sender_id: m.senderId,
+    content: m.content,
+    url: m.url,
+    listing_id: m.listingId,
+    sent_at: m.sentAt,
+  };
 }
 
 /**
@@ -192,20 +193,7 @@ export async function insertMessages(
         })),
       )
       .execute();
-    const rows = await tx
-      .insertInto('chat_messages')
-      .values(
-        batch.map((m) => ({
-          room_id: m.roomId,
-          sender_id: m.senderId,
-          content: m.content,
-          url: m.url,
-          listing_id: m.listingId,
-          sent_at: m.sentAt,
-        })),
-      )
-      .returningAll()
-      .execute();
+    const rows = await tx.insertInto('chat_messages').values(batch.map(messageRow)).returningAll().execute();
     // Rows are inserted in order, so ids follow the batch; RETURNING itself promises no order.
     return rows.sort((a, b) => a.id - b.id);
   });

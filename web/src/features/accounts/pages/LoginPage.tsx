@@ -8,10 +8,10 @@ import { fromPathOf } from '../../../session/navigation';
 import { setToken } from '../../../session/token';
 import { Button } from '../../../ui/Button';
 import { PasswordField } from '../../../ui/PasswordField';
-import { TextField } from '../../../ui/TextField';
 import { toast } from '../../../ui/toast';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
 import { AuthLayout } from '../components/AuthLayout';
+import { EmailField } from '../components/EmailField';
 import { FormAlert } from '../components/FormAlert';
 import { emailFromState } from '../state';
 import { emailError, focusFirstError, normalizeEmail } from '../validation';
@@ -99,14 +99,9 @@ export default function LoginPage() {
             </Link>
           </FormAlert>
         )}
-        <TextField
+        <EmailField
           label="Email"
-          name="email"
-          type="email"
-          inputMode="email"
           autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
           value={email}
           onChange={(e) => {
             setEmail(e.target.value);

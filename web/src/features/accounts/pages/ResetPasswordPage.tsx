@@ -6,13 +6,13 @@ import { ApiError } from '../../../api/client';
 import { Button } from '../../../ui/Button';
 import { KeyIcon } from '../../../ui/icons';
 import { PasswordField } from '../../../ui/PasswordField';
-import { TextField } from '../../../ui/TextField';
 import { toast } from '../../../ui/toast';
 import { useCooldown } from '../../../ui/useCooldown';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
 import { AuthLayout } from '../components/AuthLayout';
 import { CodeField } from '../components/CodeField';
 import { CodeHints } from '../components/CodeHints';
+import { EmailField } from '../components/EmailField';
 import { codeError, emailError, focusFirstError, normalizeEmail } from '../validation';
 
 const RESEND_COOLDOWN_S = 30;
@@ -110,14 +110,8 @@ export default function ResetPasswordPage() {
         footer={footer}
       >
         <form ref={emailFormRef} onSubmit={onRequest} noValidate className="space-y-5">
-          <TextField
+          <EmailField
             label="Registered university email"
-            name="email"
-            type="email"
-            inputMode="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
             value={email}
             onChange={(e) => {
               setEmail(e.target.value);

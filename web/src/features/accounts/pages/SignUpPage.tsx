@@ -10,6 +10,7 @@ import { TextField } from '../../../ui/TextField';
 import { toast } from '../../../ui/toast';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
 import { AuthLayout } from '../components/AuthLayout';
+import { EmailField } from '../components/EmailField';
 import { FormAlert } from '../components/FormAlert';
 import { emailError, focusFirstError, normalizeEmail } from '../validation';
 
@@ -129,14 +130,8 @@ export default function SignUpPage() {
             maxLength={LIMITS.nameMax}
           />
         </div>
-        <TextField
+        <EmailField
           label={`${campusName} email`}
-          name="email"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          spellCheck={false}
           placeholder={`${campusName} email`}
           value={values.email}
           onChange={set('email')}

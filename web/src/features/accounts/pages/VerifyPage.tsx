@@ -5,13 +5,13 @@ import { resendVerificationCode, verifyEmail } from '../../../api/accounts';
 import { ApiError } from '../../../api/client';
 import { Button } from '../../../ui/Button';
 import { MailIcon } from '../../../ui/icons';
-import { TextField } from '../../../ui/TextField';
 import { toast } from '../../../ui/toast';
 import { useCooldown } from '../../../ui/useCooldown';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
 import { AuthLayout } from '../components/AuthLayout';
 import { CodeField } from '../components/CodeField';
 import { CodeHints } from '../components/CodeHints';
+import { EmailField } from '../components/EmailField';
 import { emailFromState } from '../state';
 import { codeError, emailError, focusFirstError, normalizeEmail } from '../validation';
 
@@ -114,14 +114,8 @@ export default function VerifyPage() {
     >
       <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-5">
         {!knownEmail && (
-          <TextField
+          <EmailField
             label="University email"
-            name="email"
-            type="email"
-            inputMode="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
             value={email}
             onChange={(e) => {
               setEmail(e.target.value);
