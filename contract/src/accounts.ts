@@ -1,3 +1,4 @@
+import type { MeetupSpot } from './deals.js';
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { MESSAGES } from './messages.js';
@@ -105,6 +106,8 @@ export interface CampusInfo {
   campusName: string;
   allowedDomains: string[];
   about: string;
+  /** Where students are encouraged to meet (features.md §A, MEETUP_SPOTS). */
+  meetupSpots: MeetupSpot[];
 }
 
 /** Header carrying a fresh token after a password change (the changing session stays logged in). */

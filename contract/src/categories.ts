@@ -15,27 +15,24 @@ export function isCategory(value: string): value is Category {
   return (CATEGORIES as readonly string[]).includes(value);
 }
 
-/** Short label used in filters, breadcrumbs and forms ("OTHER" is shown as "Others"). */
+/**
+ * The one name of each category, on every screen: filters, tiles, breadcrumbs, forms (issue 14:
+ * the spec's tiles said "Dorm Essentials" where filters said "Lifestyle"; docs/decisions.md).
+ */
 export const CATEGORY_LABELS: Record<Category, string> = {
   BOOKS: 'Books',
   ELECTRONICS: 'Electronics',
-  LIFESTYLE: 'Lifestyle',
-  EVENTS: 'Events',
+  LIFESTYLE: 'Dorm Essentials',
+  EVENTS: 'Events and Sports',
   SERVICES: 'Services',
   CLOTHING: 'Clothing',
   OTHER: 'Others',
 };
 
-/** Dashboard / landing tiles: the spec's tile names and the category each one opens (spec §2). */
-export const CATEGORY_TILES: ReadonlyArray<{ title: string; category: Category }> = [
-  { title: 'Dorm Essentials', category: 'LIFESTYLE' },
-  { title: 'Books and Knowledge', category: 'BOOKS' },
-  { title: 'Electronics', category: 'ELECTRONICS' },
-  { title: 'Events and Sports', category: 'EVENTS' },
-  { title: 'Fashion and Apparel', category: 'CLOTHING' },
-  { title: 'Student Services', category: 'SERVICES' },
-  { title: 'Others', category: 'OTHER' },
-];
+/** Dashboard / landing tiles in the spec's order (spec §2), named by CATEGORY_LABELS. */
+export const CATEGORY_TILES: ReadonlyArray<{ title: string; category: Category }> = (
+  ['LIFESTYLE', 'BOOKS', 'ELECTRONICS', 'EVENTS', 'CLOTHING', 'SERVICES', 'OTHER'] as const
+).map((category) => ({ title: CATEGORY_LABELS[category], category }));
 
 /**
  * Categories offered by the add-listing form. The spec's form omits EVENTS while tiles and

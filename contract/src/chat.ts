@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
+import { DB_INT_MAX, isDbId } from './chat-hardening.js';
 import { MESSAGES } from './messages.js';
+import type { Meetup, MessageKind, Offer } from './deals.js';
 
 /** A chat message as stored and delivered (no e-mail addresses: design §3). */
 export interface ChatMessage {
@@ -11,6 +13,17 @@ export interface ChatMessage {
   senderId: number;
   sentAt: string;
   listingId: number | null;
+  /** 'text' for every message a student types (features.md §A); older clients can ignore it. */
+  kind: MessageKind;
+  /** kind 'offer' (and 'system' about an offer): the offer, in its current state in history. */
+  offer?: Offer;
+  /** kind 'meetup' (and 'system' about a meet-up): the meet-up, in its current state in history. */
+  meetup?: Meetup;
+  /**
+   * Anti-scam flags (features.md §C, safety.ts SCAM_FLAGS): present only on the recipient's copy,
+   * never on the sender's.
+   */
+  flags?: string[];
 }
 
 export interface ChatRoomSummary {
@@ -36,7 +49,8 @@ export function parseRoomId(roomId: string): [number, number] | null {
   if (!m) return null;
   const low = Number(m[1]);
   const high = Number(m[2]);
-  return low < high ? [low, high] : null;
+  // Ids beyond the database's integer range name no room (same answer on SQLite and PostgreSQL).
+  return low < high && isDbId(low) && isDbId(high) ? [low, high] : null;
 }
 
 /** Body of SEND /app/chat.send/{buyerId}/{sellerId} (spec §7). */
@@ -46,7 +60,8 @@ export const chatSendSchema = z
     listingId: z.coerce
       .number({ error: MESSAGES.chatListingRequired })
       .int()
-      .positive(MESSAGES.chatListingRequired),
+      .positive(MESSAGES.chatListingRequired)
+      .max(DB_INT_MAX, MESSAGES.chatListingRequired),
     url: z.string().max(500).nullish(),
   })
   .refine((m) => m.content.trim().length > 0 || !!m.url, { message: MESSAGES.chatContentRequired });
@@ -59,4 +74,6 @@ export const STOMP_PATHS = {
   sendPrefix: '/app/chat.send/',
   /** Every message of every room of the caller (live unread badges); body is a ChatMessage. */
   inbox: '/user/queue/chats',
+  /** SENDs refused for an application reason; body is a ChatErrorBody (the session stays open). */
+  errors: '/user/queue/errors',
 } as const;

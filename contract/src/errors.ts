@@ -13,5 +13,7 @@ export const ERROR_CODES = {
   rateLimited: 'RATE_LIMITED',
   tooLarge: 'PAYLOAD_TOO_LARGE',
   unverified: 'UNVERIFIED',
+  /** Login of a suspended student (safety): the message says until when and why. */
+  suspended: 'SUSPENDED',
   internal: 'INTERNAL',
 } as const;

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { CATEGORIES, type Category } from './categories.js';
 import { LIMITS } from './limits.js';
+import type { ImageVariants } from './media.js';
 import { MESSAGES } from './messages.js';
+import type { Condition, ListingPhoto } from './selling.js';
+import type { ListingStatus, ReservedFor } from './deals.js';
 
 /** A listing as every API answer shapes it (no seller e-mail: design §3). */
 export interface Listing {
@@ -13,9 +16,26 @@ export interface Listing {
   price: number;
   imageUrl: string | null;
   thumbnailUrl: string | null;
+  /** Responsive variants of the photo (`<picture>` sources); null when there is no photo. */
+  imageVariants: ImageVariants | null;
   seller: { id: number; firstName: string; lastName: string };
   isSold: boolean;
+  /** Section A (deals.ts): isSold === (status === 'SOLD'). */
+  status: ListingStatus;
   createdAt: string;
+  // Section B (selling.ts): the cover is photos[0] (= imageUrl/thumbnailUrl).
+  condition: Condition | null;
+  courseCode: string | null;
+  isbn: string | null;
+  photos: ListingPhoto[];
+  /** Whether the caller saved this listing (personalised after the hot cache). */
+  savedByMe: boolean;
+  /** Seller only: how many students saved it. */
+  saveCount?: number;
+  /** Seller only: how many students have an open wanted post this listing matched. */
+  wantedCount?: number;
+  /** RESERVED, seller and reserved buyer only: who it is reserved for. */
+  reservedFor?: ReservedFor;
 }
 
 /**

@@ -1,14 +1,15 @@
 /**
- * Every user-facing text that both sides must agree on, written once. Spec wording is kept
- * verbatim, typos included ("atleast", "Sucess", "This your listing"), because the spec is the
- * source of truth for wording.
+ * Every user-facing text that both sides must agree on, written once. Spec wording is kept where it
+ * reads well; its typos and misleading texts are corrected (issue 14: "atleast", "Sucess", "This
+ * your listing", "SignUp"), each change recorded in docs/decisions.md. Checked by
+ * contract/src/wording.test.ts.
  */
 export const MESSAGES = {
   // Accounts: validation (spec §5)
   giveAllDetails: 'Please give all details',
   passwordTooShort: 'Password must be at least 8 characters',
   passwordTooLong: 'Password must be at most 128 characters',
-  newPasswordTooShort: 'New Password has to be atleast 8 characters',
+  newPasswordTooShort: 'The new password must be at least 8 characters',
   passwordTooCommon: 'This password is too common. Choose one that is harder to guess.',
   firstNameRequired: 'First name is required',
   lastNameRequired: 'Last name is required',
@@ -46,20 +47,20 @@ export const MESSAGES = {
   creatingUser: 'Creating User',
   sendingCode: 'Sending Verification code!',
   signUpFailed: 'Sign up failed. Please try again.',
-  signUpFailedLater: 'SignUp Failed: Please try again Later.',
+  signUpFailedLater: 'Sign up failed. Please try again later.',
   loginFailedLater: 'Login failed. Please try again later.',
   verifyFailedLater: 'Verification Failed: Please try again Later.',
   resetSending: 'Sending verification code...',
   resetCodeSent: 'Verification Code sent to registered email',
   resetDone: 'Password has been Reset',
   failedToSendCode: (msg: string) => `Failed to send code: ${msg}`,
-  updateSuccess: 'Update Sucess: Password updated successfully',
+  updateSuccess: 'Password updated',
   updateFailed: (msg: string) => `Update Failed: ${msg}`,
 
   // Listings (spec §5, §7, §8)
   listingCreated: 'New listing created',
   listingRequiredFields: 'Please be sure to attach all required fields',
-  listingUploadError: 'There has been an error in upload. Make sure to attach all required fields.',
+  listingUploadError: 'Your listing could not be posted. Please try again.',
   descriptionTooLong: 'Description can be at most 900 characters',
   listingNameTooLong: 'Name can be at most 120 characters',
   priceInvalid: 'Price must be a number of dollars with at most 2 decimals, like 12.50',
@@ -73,7 +74,7 @@ export const MESSAGES = {
   categoryEmpty:
     'All the good stuff was just snapped up! New listings arrive all the time—check back soon or be the first to create one.',
   personalEmpty: 'You have no listings yet, you can create one by clicking on the sell option.',
-  ownListing: 'This your listing',
+  ownListing: 'This is your listing',
   viewOwnListings: 'Click here to view all your listings.',
   invalidCursor: 'The page cursor is not valid. Start again from the first page.',
   invalidLimit: 'limit must be a whole number between 1 and 100',
@@ -96,6 +97,21 @@ export const MESSAGES = {
   listingCategoryRequired: 'Choose a category',
   listingDescriptionRequired: 'Describe the item in a few words',
   listingsLoadFailed: 'We could not load listings right now.',
+  listingsFilteredEmpty: 'Nothing matches these filters',
+  listingsFilteredEmptyHint: 'Try fewer filters or another spelling.',
+  searchAllCategories: 'Search all categories',
+  latestLoadFailed: 'We could not load the latest listings.',
+  tryAgain: 'Try again',
+  listingOffline:
+    'We could not reach the server, so nothing was posted. Check your connection and try again; your form is kept.',
+  listingNameCut: (max: number) => `The pasted name was cut to ${max} characters.`,
+  listingDescriptionCut: (max: number) => `The pasted description was cut to ${max} characters.`,
+  listingSold: 'Sold',
+  listingSoldNoChat: 'This item has been sold, so it is no longer open to new buyers.',
+  pageLoadFailed: 'This page could not be loaded',
+  pageLoadFailedHint: 'Check your connection, then try again. Nothing you entered elsewhere is lost.',
+  goToDashboard: 'Go to Dashboard',
+  signUpLink: 'Sign Up',
 
   // Images
   imageTooLarge: 'The image is larger than 10 MB. Choose a smaller photo.',

@@ -1,0 +1,346 @@
+import { z } from 'zod';
+import { dbIdSchema } from './chat-hardening.js';
+import { dollarsToCents } from './listings.js';
+
+/**
+ * Section A of features.md (deals): listing status and reservation, offers, meet-ups, the hand-off
+ * code, deals, and chat message kinds. Reviews and profiles live in trust.ts.
+ */
+
+export const LISTING_STATUSES = ['AVAILABLE', 'RESERVED', 'SOLD'] as const;
+export type ListingStatus = (typeof LISTING_STATUSES)[number];
+
+export const OFFER_STATUSES = [
+  'PENDING',
+  'ACCEPTED',
+  'DECLINED',
+  'COUNTERED',
+  'WITHDRAWN',
+  'EXPIRED',
+  'CANCELLED',
+] as const;
+export type OfferStatus = (typeof OFFER_STATUSES)[number];
+
+export const MEETUP_STATUSES = ['PROPOSED', 'CONFIRMED', 'DECLINED', 'CANCELLED', 'DONE', 'NO_SHOW'] as const;
+export type MeetupStatus = (typeof MEETUP_STATUSES)[number];
+/** Statuses that count as "open": one per room and listing. */
+export const OPEN_MEETUP_STATUSES: readonly MeetupStatus[] = ['PROPOSED', 'CONFIRMED'];
+
+export const MESSAGE_KINDS = ['text', 'offer', 'meetup', 'system'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+export const DEALS_LIMITS = {
+  offerMaxDollars: 100_000,
+  /** A PENDING offer expires this long after it was made. */
+  offerExpiryHours: 48,
+  /** A reservation lapses this long after acceptance when no meet-up is CONFIRMED. */
+  reservationLapseHours: 72,
+  /** ...or this long after a CONFIRMED meet-up's time when no deal was confirmed. */
+  reservationAfterMeetupHours: 48,
+  meetupMinLeadMinutes: 15,
+  meetupMaxAheadDays: 30,
+  /** Calendar events last this long (the .ics DTEND). */
+  meetupDurationMinutes: 30,
+  meetupPlaceMax: 120,
+  /** A no-show may be reported from this long after the meet-up's time... */
+  noShowAfterMinutes: 15,
+  /** ...until this long after it. */
+  noShowWindowHours: 48,
+  handoffCodeDigits: 4,
+  handoffMaxFailures: 5,
+  spotsMax: 50,
+} as const;
+
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+export const DEALS_DURATIONS_MS = {
+  offerExpiry: DEALS_LIMITS.offerExpiryHours * HOUR,
+  reservationLapse: DEALS_LIMITS.reservationLapseHours * HOUR,
+  reservationAfterMeetup: DEALS_LIMITS.reservationAfterMeetupHours * HOUR,
+  meetupMinLead: DEALS_LIMITS.meetupMinLeadMinutes * MINUTE,
+  meetupMaxAhead: DEALS_LIMITS.meetupMaxAheadDays * 24 * HOUR,
+  meetupDuration: DEALS_LIMITS.meetupDurationMinutes * MINUTE,
+  noShowAfter: DEALS_LIMITS.noShowAfterMinutes * MINUTE,
+  noShowWindow: DEALS_LIMITS.noShowWindowHours * HOUR,
+} as const;
+
+export const DEALS_MESSAGES = {
+  // ids
+  listingNotFound: 'This listing does not exist or was deleted',
+  listingIdInvalid: 'The listing id must be a positive whole number',
+  offerIdInvalid: 'The offer id must be a positive whole number',
+  meetupIdInvalid: 'The meet-up id must be a positive whole number',
+  // offers
+  amountRequired: 'Enter an amount in dollars, like 40 or 39.50',
+  amountInvalid: 'The amount must be more than $0 and at most $100,000, with at most 2 decimals',
+  offerOwnListing: 'You cannot make an offer on your own listing',
+  offerListingNotAvailable: 'This listing is reserved or sold, so it takes no offers right now',
+  offerNotFound: 'This offer does not exist',
+  offerNotYours: 'Only the buyer and the seller of this offer can see or answer it',
+  offerNotPending: 'This offer was already answered, withdrawn or expired',
+  offerOwnAnswer: 'You made this offer: wait for the other side to answer it, or withdraw it',
+  offerWithdrawNotAuthor: 'Only the student who made this offer can withdraw it',
+  offerCounterSame: 'A counter-offer must be a different amount',
+  offersNotYours: 'Only the seller and buyers of this listing can see its offers',
+  releaseNotSeller: 'Only the seller can release a reservation',
+  releaseNotReserved: 'This listing is not reserved',
+  // meet-ups
+  meetupBodyInvalid: 'Send {listingId, spotId or place, startsAt}',
+  meetupWhereRequired: 'Choose a meet-up spot or type a place',
+  meetupWhereBoth: 'Choose either a meet-up spot or a place, not both',
+  meetupSpotUnknown: 'That meet-up spot does not exist on this campus',
+  meetupPlaceTooLong: 'The place can be at most 120 characters',
+  meetupStartsAtInvalid: 'Give the meet-up time as an ISO date and time, like 2026-05-01T14:30:00Z',
+  meetupTooSoon: 'Pick a time at least 15 minutes from now',
+  meetupTooFar: 'Pick a time at most 30 days ahead',
+  meetupRoomRequired: 'Say which chat this meet-up is for (roomId): the listing is not reserved',
+  meetupNoRoom:
+    'Only the seller and a student who chatted or made an offer about this listing can propose a meet-up',
+  meetupListingSold: 'This listing is sold: there is nothing left to meet for',
+  meetupOpenExists: 'There is already an open meet-up for this listing in this chat. Cancel it first.',
+  meetupNotFound: 'This meet-up does not exist',
+  meetupNotYours: 'Only the two students of this meet-up can see or answer it',
+  meetupOwnAnswer: 'You proposed this meet-up: wait for the other student to answer it, or cancel it',
+  meetupNotProposed: 'This meet-up was already answered or cancelled',
+  meetupNotOpen: 'This meet-up is no longer open',
+  noShowNotConfirmed: 'Only a confirmed meet-up can be reported as a no-show',
+  noShowTooEarly: 'You can report a no-show from 15 minutes after the meet-up time',
+  noShowTooLate: 'No-shows can be reported only within 48 hours of the meet-up time',
+  noShowDealDone: 'This deal was confirmed, so nobody was absent',
+  // hand-off
+  handoffCodeInvalid: 'The hand-off code is 4 digits',
+  handoffNotReserved: 'This listing is not reserved, so there is no hand-off code',
+  handoffNotBuyer: 'Only the reserved buyer can see the hand-off code',
+  handoffNotSeller: 'Only the seller types the hand-off code',
+  handoffWrong: 'That code is not right. Ask the buyer to read it again.',
+  handoffLocked:
+    'Hand-off is locked after 5 wrong codes. Release the reservation; the buyer can then make a new offer.',
+  // web
+  makeOffer: 'Make an offer',
+  proposeMeetup: 'Propose a meet-up',
+  enterHandoff: 'Enter hand-off code',
+  reserved: 'Reserved',
+} as const;
+
+export interface ReservedFor {
+  id: number;
+  firstName: string;
+  lastName: string;
+}
+
+export interface Offer {
+  id: number;
+  listingId: number;
+  roomId: string;
+  buyerId: number;
+  /** Who made it: the buyer, or the seller for a counter-offer. */
+  byId: number;
+  /** Dollars. */
+  amount: number;
+  status: OfferStatus;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface MeetupSpot {
+  id: string;
+  name: string;
+  description: string;
+}
+
+export interface Meetup {
+  id: number;
+  listingId: number;
+  roomId: string;
+  proposerId: number;
+  /** A configured spot, or null for a typed place. */
+  spotId: string | null;
+  /** The spot's name, or the typed place. */
+  place: string;
+  startsAt: string;
+  status: MeetupStatus;
+  createdAt: string;
+  /** NO_SHOW only: the student reported as absent. */
+  reportedUserId: number | null;
+}
+
+export interface Deal {
+  id: number;
+  listingId: number;
+  listingName: string;
+  sellerId: number;
+  buyerId: number;
+  /** Dollars. */
+  price: number;
+  completedAt: string;
+}
+
+export interface HandoffCode {
+  code: string;
+}
+
+/** Dollars as a JSON number or string: > 0, ≤ 100,000, at most 2 decimals → integer cents. */
+export const amountSchema = z
+  .union([z.number(), z.string()], { error: DEALS_MESSAGES.amountRequired })
+  .transform((v, ctx) => {
+    const cents = typeof v === 'number' && !Number.isFinite(v) ? null : dollarsToCents(v);
+    if (cents === null || cents <= 0 || cents > DEALS_LIMITS.offerMaxDollars * 100) {
+      ctx.addIssue({ code: 'custom', message: DEALS_MESSAGES.amountInvalid });
+      return z.NEVER;
+    }
+    return cents;
+  });
+
+/** Body of POST /listings/{id}/offers and POST /offers/{id}/counter. */
+export const offerBodySchema = z.object({ amount: amountSchema }, { error: DEALS_MESSAGES.amountRequired });
+export type OfferBody = z.input<typeof offerBodySchema>;
+
+/** Body of POST /meetups. startsAt is checked against the clock by the server. */
+export const meetupBodySchema = z
+  .object(
+    {
+      listingId: dbIdSchema(DEALS_MESSAGES.listingIdInvalid),
+      /** The chat (seller and one buyer); optional for a buyer, or a seller of a reserved listing. */
+      roomId: z.string().max(40).optional(),
+      spotId: z.string().trim().min(1, DEALS_MESSAGES.meetupSpotUnknown).max(40).optional(),
+      place: z.string().trim().max(DEALS_LIMITS.meetupPlaceMax, DEALS_MESSAGES.meetupPlaceTooLong).optional(),
+      startsAt: z
+        .string({ error: DEALS_MESSAGES.meetupStartsAtInvalid })
+        .refine((s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)), {
+          message: DEALS_MESSAGES.meetupStartsAtInvalid,
+        }),
+    },
+    { error: DEALS_MESSAGES.meetupBodyInvalid },
+  )
+  .superRefine((b, ctx) => {
+    const hasPlace = !!b.place && b.place.length > 0;
+    if (!b.spotId && !hasPlace) ctx.addIssue({ code: 'custom', message: DEALS_MESSAGES.meetupWhereRequired });
+    if (b.spotId && hasPlace) ctx.addIssue({ code: 'custom', message: DEALS_MESSAGES.meetupWhereBoth });
+  });
+export type MeetupBody = z.input<typeof meetupBodySchema>;
+
+/** Body of POST /listings/{id}/handoff. */
+export const handoffBodySchema = z.object(
+  {
+    code: z
+      .string({ error: DEALS_MESSAGES.handoffCodeInvalid })
+      .trim()
+      .regex(/^\d{4}$/, DEALS_MESSAGES.handoffCodeInvalid),
+  },
+  { error: DEALS_MESSAGES.handoffCodeInvalid },
+);
+
+/** MEETUP_SPOTS (a JSON file or a JSON value): `[{id, name, description}]`. */
+export const meetupSpotsSchema = z
+  .array(
+    z.object({
+      id: z.string().trim().min(1).max(40),
+      name: z.string().trim().min(1).max(DEALS_LIMITS.meetupPlaceMax),
+      description: z.string().trim().max(300).default(''),
+    }),
+  )
+  .min(1)
+  .max(DEALS_LIMITS.spotsMax)
+  .refine((spots) => new Set(spots.map((s) => s.id)).size === spots.length, {
+    message: 'Meet-up spot ids must be unique',
+  });
+
+/** Neutral, public, well-lit places most campuses have; a campus replaces them with MEETUP_SPOTS. */
+export const DEFAULT_MEETUP_SPOTS: readonly MeetupSpot[] = [
+  {
+    id: 'library-entrance',
+    name: 'Main library entrance',
+    description: 'Inside the front doors, by the information desk. Staffed and well lit.',
+  },
+  {
+    id: 'student-union',
+    name: 'Student union lobby',
+    description: 'Ground floor by the main stairs, busy most of the day.',
+  },
+  {
+    id: 'campus-safety',
+    name: 'Campus safety office',
+    description: 'Outside the campus safety office, covered by cameras, open around the clock.',
+  },
+];
+
+const money = (dollars: number) =>
+  `$${dollars.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(dollars) ? 0 : 2, maximumFractionDigits: 2 })}`;
+export const formatDollars = money;
+
+/**
+ * The text of the system messages that tell the story of a deal in the chat. `actor` is the first
+ * name of the student who acted. Clients show the text as it is; the embedded object drives the card.
+ */
+export const DEAL_EVENTS = {
+  offerMade: (actor: string, amount: number) => `${actor} offered ${money(amount)}`,
+  offerCountered: (actor: string, amount: number) => `${actor} countered with ${money(amount)}`,
+  offerAccepted: (actor: string, amount: number) =>
+    `${actor} accepted the offer of ${money(amount)}. The listing is reserved.`,
+  offerDeclined: (actor: string, amount: number) => `${actor} declined the offer of ${money(amount)}`,
+  offerWithdrawn: (actor: string, amount: number) => `${actor} withdrew the offer of ${money(amount)}`,
+  offerExpired: (amount: number) => `The offer of ${money(amount)} expired`,
+  offerDeclinedReserved: (amount: number) =>
+    `The offer of ${money(amount)} was declined: the listing was reserved for someone else`,
+  reservationReleased: (actor: string) =>
+    `${actor} released the reservation. The listing is available again.`,
+  reservationLapsed: () => 'The reservation lapsed without a hand-off. The listing is available again.',
+  meetupProposed: (actor: string, place: string) => `${actor} proposed meeting at ${place}`,
+  meetupAccepted: (actor: string, place: string) => `${actor} confirmed the meet-up at ${place}`,
+  meetupDeclined: (actor: string) => `${actor} declined the meet-up`,
+  meetupCancelled: (actor: string) => `${actor} cancelled the meet-up`,
+  meetupNoShow: (actor: string, absent: string) => `${actor} reported that ${absent} did not show up`,
+  handoffDone: (listingName: string, amount: number) =>
+    `Hand-off confirmed: ${listingName} sold for ${money(amount)}`,
+  handoffLocked: () => 'Hand-off is locked after 5 wrong codes.',
+} as const;
+
+// ---- answer schemas (OpenAPI; `satisfies` keeps them in step with the interfaces)
+
+export const offerResponse = z.object({
+  id: z.number().int(),
+  listingId: z.number().int(),
+  roomId: z.string(),
+  buyerId: z.number().int(),
+  byId: z.number().int().describe('Who made it: the buyer, or the seller for a counter-offer'),
+  amount: z.number().describe('Dollars'),
+  status: z.enum(OFFER_STATUSES),
+  createdAt: z.string(),
+  expiresAt: z.string().describe('A PENDING offer expires then (48 h after it was made)'),
+}) satisfies z.ZodType<Offer>;
+
+export const meetupSpotResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+}) satisfies z.ZodType<MeetupSpot>;
+
+export const meetupResponse = z.object({
+  id: z.number().int(),
+  listingId: z.number().int(),
+  roomId: z.string(),
+  proposerId: z.number().int(),
+  spotId: z.string().nullable().describe('A configured spot, or null for a typed place'),
+  place: z.string().describe("The spot's name, or the typed place"),
+  startsAt: z.string(),
+  status: z.enum(MEETUP_STATUSES),
+  createdAt: z.string(),
+  reportedUserId: z.number().int().nullable().describe('NO_SHOW: the student reported as absent'),
+}) satisfies z.ZodType<Meetup>;
+
+export const dealResponse = z.object({
+  id: z.number().int(),
+  listingId: z.number().int(),
+  listingName: z.string(),
+  sellerId: z.number().int(),
+  buyerId: z.number().int(),
+  price: z.number().describe('Dollars'),
+  completedAt: z.string(),
+}) satisfies z.ZodType<Deal>;
+
+export const handoffCodeResponse = z.object({
+  code: z.string().describe('4 digits'),
+}) satisfies z.ZodType<HandoffCode>;
+
+/** POST /listings/{id}/handoff → the sale it confirmed. */
+export const handoffResultResponse = z.object({ deal: dealResponse });
