@@ -6,18 +6,28 @@ import fastifyStatic from '@fastify/static';
 import { LIMITS, MESSAGES } from '@campus/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { z } from 'zod';
 import { AccountsService, accountsRoutes } from './accounts/index.js';
-import { registerChat } from './chat/index.js';
+import { registerChat, type ChatOptions } from './chat/index.js';
 import type { Config } from './config.js';
 import { AppEvents, type AppContext } from './context.js';
-import { openDb } from './db/connection.js';
+import { openDb, type Db } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerErrorHandler } from './http/errors.js';
+import { doc, registerOpenApi } from './http/openapi.js';
 import { RateLimits, type LimitName, type LimitPolicy } from './http/rate-limit.js';
 import { registerResponseHeaders, requestIdGenerator } from './http/security-headers.js';
 import { TokenService } from './http/tokens.js';
+import { JobQueue } from './jobs/index.js';
 import { registerListings } from './listings/index.js';
+import { registerSelling } from './selling/index.js';
+import { registerTrust } from './trust/index.js';
+import { registerDeals } from './deals/index.js';
+import { registerSafety } from './safety/index.js';
+import { registerNotifications } from './notifications/index.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { registerMailJobs } from './mail/jobs.js';
+import { registerMediaJobs } from './media/jobs.js';
 import { outboxRoutes } from './mail/outbox-routes.js';
 
 export interface BuildOptions {
@@ -26,6 +36,15 @@ export interface BuildOptions {
   rateLimits?: Partial<Record<LimitName, LimitPolicy>>;
   mailer?: Mailer;
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
+  /**
+   * Run the background job worker (default true). Tests that drive jobs step by step with
+   * `ctx.jobs.runDue()` turn it off.
+   */
+  jobWorker?: boolean;
+  /** Chat/STOMP settings (tests inject timers; the benchmark raises limits). */
+  chat?: ChatOptions;
   /** Where the built web app lives; defaults to web/dist beside the server package. */
   webDist?: string;
 }
@@ -40,25 +59,27 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
 
 /** Builds the whole app: database (migrated), services, routes, static web. Does not listen. */
-export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(given: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       options.logger === false
         ? false
         : {
-            level: config.logLevel,
+            level: given.logLevel,
             // Never a password, code or token in a log line (issue #2).
             redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["x-auth-token"]'],
+            ...(options.logStream ? { stream: options.logStream } : {}),
           },
     genReqId: requestIdGenerator(),
-    trustProxy: config.trustProxy,
+    trustProxy: given.trustProxy,
     bodyLimit: 256 * 1024,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
   });
 
-  const db = openDb(config);
+  const db = openDb(given);
   await migrateToLatest(db);
+  const config: Config = { ...given, keyPrefix: given.keyPrefix || (await deploymentPrefix(db)) };
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
     : undefined;
@@ -80,16 +101,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     events: new AppEvents(),
     redis,
     logger: app.log,
+    jobs: new JobQueue({ db, clock, logger: app.log, worker: options.jobWorker }),
     authenticate: async () => null,
   };
+  registerMailJobs(ctx);
+  registerMediaJobs(ctx);
   const accounts = new AccountsService(ctx);
   ctx.authenticate = (token) => accounts.authenticate(token);
   app.decorate('ctx', ctx);
   app.decorateRequest('principal', null);
 
   // Security headers (the policy of @fastify/helmet, precomputed) and x-request-id on every answer.
-  registerResponseHeaders(app, config.nodeEnv === 'production');
+  registerResponseHeaders(app, config.nodeEnv === 'production', config.publicUrl);
   app.addHook('onClose', async () => {
+    // The worker finishes the jobs in hand before the mailer and the database close.
+    await ctx.jobs.stop();
     await ctx.mailer.close();
     await db.close();
     redis?.disconnect();
@@ -97,27 +123,67 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerErrorHandler(app);
   await app.register(multipart, {
-    limits: { fileSize: LIMITS.imageMaxBytes, files: 1, fields: 10, fieldSize: 16 * 1024, parts: 12 },
+    // Up to 8 photos per listing (features.md §B) plus the text fields.
+    limits: { fileSize: LIMITS.imageMaxBytes, files: 8, fields: 10, fieldSize: 16 * 1024, parts: 20 },
   });
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
-    try {
-      await db.ping();
-      return { status: 'ready', database: db.dialect };
-    } catch {
-      return reply.code(503).send({ message: 'Database unreachable', code: 'NOT_READY' });
-    }
-  });
+  // Before every route: the OpenAPI generator collects routes as they are registered.
+  await registerOpenApi(app, { title: 'Campus Market' });
+
+  const ops = { tag: 'operations', errors: [] } as const;
+  app.get(
+    '/healthz',
+    doc({ ...ops, summary: 'Liveness', response: z.object({ status: z.literal('ok') }) }),
+    async () => ({
+      status: 'ok',
+    }),
+  );
+  app.get(
+    '/readyz',
+    doc({
+      ...ops,
+      summary: 'Readiness (database reachable)',
+      response: z.object({ status: z.literal('ready'), database: z.enum(['sqlite', 'postgres']) }),
+      errors: [503],
+    }),
+    async (_request, reply) => {
+      try {
+        await db.ping();
+        return { status: 'ready', database: db.dialect };
+      } catch {
+        return reply.code(503).send({ message: 'Database unreachable', code: 'NOT_READY' });
+      }
+    },
+  );
 
   await app.register(accountsRoutes(ctx, accounts));
-  await registerListings(app, ctx);
-  await registerChat(app, ctx);
+  const listings = await registerListings(app, ctx);
+  await registerSelling(app, ctx, listings);
+  await registerTrust(app, ctx, listings);
+  const chat = await registerChat(app, ctx, options.chat);
+  await registerDeals(app, ctx, chat, listings);
+  await registerSafety(app, ctx, listings, chat);
+  await registerNotifications(app, ctx, chat, listings);
   if (config.nodeEnv !== 'production' && !config.smtpUrl) {
     await app.register(outboxRoutes(path.join(config.dataDir, 'outbox')));
+    app.log.info(
+      `No SMTP_URL: e-mails go to the development outbox at ${config.publicUrl}/dev/outbox (files in ${path.join(config.dataDir, 'outbox')}), readable only from this machine`,
+    );
   }
+  if (redis) app.log.info(`Redis channels and keys are prefixed with "${config.keyPrefix}"`);
   await registerWeb(app, options.webDist ?? process.env.WEB_DIST ?? DEFAULT_WEB_DIST);
+  // Every module has registered its job handlers by now.
+  ctx.jobs.start();
   return app;
+}
+
+/**
+ * `cm:{id}:` from the one-row `deployment` table (migration 010): every process sharing this
+ * database shares the id, another deployment has its own.
+ */
+async function deploymentPrefix(db: Db): Promise<string> {
+  const row = await db.kysely.selectFrom('deployment').select('id').executeTakeFirstOrThrow();
+  return `cm:${row.id}:`;
 }
 
 /** Serves the built SPA; unknown GETs that want HTML get index.html, API misses get JSON 404. */

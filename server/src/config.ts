@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  DEFAULT_MEETUP_SPOTS,
+  DEFAULT_PROHIBITED_RULES,
+  SAFETY_LIMITS,
+  meetupSpotsSchema,
+  type MeetupSpot,
+  type ProhibitedRule,
+} from '@campus/contract';
 import { z } from 'zod';
 
 const optionalUrl = (protocols: string[], hint: string) =>
@@ -25,6 +33,12 @@ const envSchema = z.object({
     'must be a postgres:// URL (leave it unset for the embedded SQLite file)',
   ),
   REDIS_URL: optionalUrl(['redis://', 'rediss://'], 'must be a redis:// URL'),
+  REDIS_PREFIX: z
+    .string()
+    .trim()
+    .max(100, 'must be at most 100 characters')
+    .regex(/^[\w:.-]*$/, 'may hold only letters, digits and _ : . -')
+    .optional(),
   SMTP_URL: optionalUrl(['smtp://', 'smtps://'], 'must be an smtp:// or smtps:// URL'),
   MAIL_FROM: z.string().min(3).default('Campus Market <no-reply@campus-market.local>'),
   PUBLIC_URL: z.url({ error: 'must be a full URL like https://market.example.edu' }).optional(),
@@ -41,12 +55,92 @@ const envSchema = z.object({
     .refine((list) => list.length > 0, 'must list at least one domain, e.g. msu.edu'),
   CAMPUS_NAME: z.string().trim().min(1).default('MSU'),
   ABOUT_TEXT: z.string().trim().optional(),
+  /** A JSON array of {id, name, description}, or the path of a file holding one (features.md §A). */
+  MEETUP_SPOTS: z.string().trim().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  // Notifications (features.md §D)
+  CAMPUS_TIMEZONE: z
+    .string()
+    .default('America/Detroit')
+    .refine(isTimeZone, 'must be an IANA time zone such as America/Detroit'),
+  PUSH_ALLOW_HTTP_ENDPOINTS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  VAPID_PUBLIC_KEY: z.string().trim().optional(),
+  VAPID_PRIVATE_KEY: z.string().trim().optional(),
+  VAPID_SUBJECT: z.string().trim().optional(),
+  // Safety (features.md §C)
+  MODERATOR_EMAILS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  PROHIBITED_TERMS: z
+    .string()
+    .optional()
+    .transform((v, c) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      const rules = parseProhibitedTerms(v);
+      if (!rules) {
+        c.addIssue({ code: 'custom', message: 'must look like "rule name: term, term; other rule: term"' });
+        return z.NEVER;
+      }
+      return rules;
+    }),
+  DAILY_LISTINGS_MAX: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(SAFETY_LIMITS.dailyListings),
+  DAILY_CONVERSATIONS_MAX: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(SAFETY_LIMITS.dailyConversations),
+  STUDENT_STATUS_MONTHS: z.coerce
+    .number({ error: 'must be a whole number of months' })
+    .int('must be a whole number of months')
+    .min(1, 'must be at least 1')
+    .max(120, 'must be at most 120')
+    .default(SAFETY_LIMITS.defaultStudentStatusMonths),
 });
+
+/** `Rule name: term, term; Other rule: term` -> rules; null when malformed. */
+export function parseProhibitedTerms(raw: string): ProhibitedRule[] | null {
+  const rules: ProhibitedRule[] = [];
+  for (const group of raw.split(';')) {
+    if (group.trim() === '') continue;
+    const colon = group.indexOf(':');
+    if (colon < 1) return null;
+    const rule = group.slice(0, colon).trim();
+    const terms = group
+      .slice(colon + 1)
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    if (rule === '' || terms.length === 0) return null;
+    rules.push({ rule, terms });
+  }
+  return rules.length > 0 ? rules : null;
+}
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
@@ -62,10 +156,30 @@ export interface Config {
   allowedEmailDomains: string[];
   campusName: string;
   aboutText: string;
+  meetupSpots: MeetupSpot[];
   logLevel: string;
   trustProxy: boolean;
-  /** Prefix for shared keys (Redis channels, rate-limit counters) so test apps never collide. */
+  /** IANA zone of the campus: notification e-mail and push wait while it is night there. */
+  campusTimezone: string;
+  /** Accept http: push endpoints (local tests only). */
+  pushAllowHttpEndpoints: boolean;
+  /** VAPID keys from the environment; generated into DATA_DIR when unset. */
+  vapid: { publicKey: string; privateKey: string } | undefined;
+  /** The VAPID contact (mailto: or https:). */
+  vapidSubject: string | undefined;
+  /**
+   * Prefix of every Redis channel and key (chat fan-out, rate-limit counters). REDIS_PREFIX when
+   * set; otherwise '' here and `cm:{deployment id}:` once the app has read its database (app.ts),
+   * so two deployments sharing one Redis never exchange messages or revocations (issue 8, item 14).
+   */
   keyPrefix: string;
+  /** Addresses that see /moderation and may call /mod (lower case). */
+  moderatorEmails: string[];
+  prohibitedRules: readonly ProhibitedRule[];
+  studentStatusMonths: number;
+  /** New listings / new conversations per student in any 24 hours (features.md §C: 20). */
+  dailyListingsMax: number;
+  dailyConversationsMax: number;
 }
 
 export class ConfigError extends Error {
@@ -81,6 +195,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.SMTP_URL) {
+    // Without a mail server, codes would go nowhere and nobody could sign up or reset (issue 8, item 2).
+    throw new ConfigError([
+      'SMTP_URL: must be set when NODE_ENV=production (codes are e-mailed; the development outbox is off in production)',
+    ]);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     nodeEnv: e.NODE_ENV,
@@ -98,10 +218,50 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aboutText:
       e.ABOUT_TEXT ??
       `Campus Market is built by students for ${e.CAMPUS_NAME} students: a fee-free place to pass on what you no longer need to someone a short walk away.`,
+    meetupSpots: meetupSpots(e.MEETUP_SPOTS),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
-    keyPrefix: 'cm:',
+    campusTimezone: e.CAMPUS_TIMEZONE,
+    pushAllowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS,
+    vapid:
+      e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+        ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+        : undefined,
+    vapidSubject: e.VAPID_SUBJECT,
+    keyPrefix: e.REDIS_PREFIX ?? '',
+    moderatorEmails: e.MODERATOR_EMAILS,
+    prohibitedRules: e.PROHIBITED_TERMS ?? DEFAULT_PROHIBITED_RULES,
+    studentStatusMonths: e.STUDENT_STATUS_MONTHS,
+    dailyListingsMax: e.DAILY_LISTINGS_MAX,
+    dailyConversationsMax: e.DAILY_CONVERSATIONS_MAX,
   };
+}
+
+/**
+ * MEETUP_SPOTS: a JSON value (starts with `[`) or the path of a JSON file; unset → three neutral
+ * defaults. A bad value stops the server with the reason rather than silently using the defaults.
+ */
+function meetupSpots(raw: string | undefined): MeetupSpot[] {
+  if (!raw) return DEFAULT_MEETUP_SPOTS.map((s) => ({ ...s }));
+  let text = raw;
+  if (!raw.startsWith('[')) {
+    if (!existsSync(raw))
+      throw new ConfigError([`MEETUP_SPOTS: no such file ${raw} (give a JSON array or a file path)`]);
+    text = readFileSync(raw, 'utf8');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ConfigError(['MEETUP_SPOTS: must be JSON: [{"id", "name", "description"}]']);
+  }
+  const parsed = meetupSpotsSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `MEETUP_SPOTS ${i.path.join('.')}: ${i.message}`.replace(' :', ':')),
+    );
+  }
+  return parsed.data;
 }
 
 /** Embedded default: a secret generated once into DATA_DIR and reused, so tokens survive restarts. */

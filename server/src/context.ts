@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import type { RateLimits } from './http/rate-limit.js';
 import type { TokenService } from './http/tokens.js';
+import type { JobQueue } from './jobs/index.js';
 import type { Mailer } from './mail/mailer.js';
 
 /** The authenticated caller of a request or STOMP session. */
@@ -35,6 +36,8 @@ export interface AppContext {
   /** Shared command connection when REDIS_URL is set (rate limits, publishing). */
   redis: Redis | undefined;
   logger: FastifyBaseLogger;
+  /** Durable jobs (server/src/jobs/): every timed rule and every e-mail. */
+  jobs: JobQueue;
   /** Resolves a bearer token to its user, rejecting revoked and expired tokens. */
   authenticate(token: string): Promise<Principal | null>;
 }

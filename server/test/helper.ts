@@ -34,6 +34,8 @@ export interface TestAppOptions extends BuildOptions {
   /** Share Redis channels and counters with another test app (cross-process tests). */
   keyPrefix?: string;
   env?: Record<string, string>;
+  /** Reuse this data directory (and its SQLite file); it is left in place on close (restart tests). */
+  dataDir?: string;
 }
 
 /** Every injected request comes from 127.0.0.1, so per-IP limits would trip across unrelated tests. */
@@ -69,6 +71,15 @@ export async function createPgDatabase(): Promise<{ url: string; drop(): Promise
     async drop() {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
+      // Connections a closing app is still ending would get "terminating connection" from FORCE
+      // and report it as an unhandled error: give them a moment to leave first.
+      for (let i = 0; i < 40; i++) {
+        const open = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
+          name,
+        ]);
+        if ((open.rows[0] as { n: number }).n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },
@@ -76,7 +87,8 @@ export async function createPgDatabase(): Promise<{ url: string; drop(): Promise
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'cm-test-'));
+  const ownDataDir = !options.dataDir;
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'cm-test-')));
   const mail = new MailCapture();
   const smtpUrl = await mail.start();
   const clock = new TestClock();
@@ -94,11 +106,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
     ALLOWED_EMAIL_DOMAINS: 'msu.edu',
     LOG_LEVEL: 'silent',
+    // Tests post many listings and open many rooms as one student; safety's tests set the real caps.
+    DAILY_LISTINGS_MAX: '1000000',
+    DAILY_CONVERSATIONS_MAX: '1000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(options.redis && redisUrl ? { REDIS_URL: redisUrl } : {}),
     ...options.env,
   });
-  config.keyPrefix = options.keyPrefix ?? `cmtest:${randomBytes(4).toString('hex')}:`;
+  // Without an explicit prefix the app derives one from its (fresh) database's deployment id.
+  if (options.keyPrefix) config.keyPrefix = options.keyPrefix;
   const app = await buildApp(config, {
     clock: clock.now,
     logger: false,
@@ -116,7 +132,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await app.close();
       await mail.stop();
       await dropDb?.();
-      await rm(dataDir, { recursive: true, force: true });
+      if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -149,6 +165,8 @@ export async function createStudent(
     payload: { firstName, lastName, email, password },
   });
   if (signUp.statusCode !== 201) throw new Error(`sign-up failed: ${signUp.statusCode} ${signUp.body}`);
+  // Mail is a job: send it now even when the test runs its jobs by hand (jobWorker: false).
+  await t.app.ctx.jobs.runDue({ types: ['mail.send'] });
   const code = codeFrom(await t.mail.waitFor(email, before));
   const verify = await t.app.inject({
     method: 'POST',

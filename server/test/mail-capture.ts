@@ -7,6 +7,8 @@ export interface CapturedMail {
   subject: string;
   text: string;
   html: string;
+  /** Every header, lower-case names, as sent (List-Unsubscribe…). */
+  mailHeaders?: Map<string, string>;
 }
 
 /** A real SMTP server on a random local port that keeps every message it receives. */
@@ -30,6 +32,15 @@ export class MailCapture {
               subject: mail.subject ?? '',
               text: mail.text ?? '',
               html: typeof mail.html === 'string' ? mail.html : '',
+              mailHeaders: new Map(
+                mail.headerLines.map((h) => [
+                  h.key,
+                  h.line
+                    .slice(h.key.length + 1)
+                    .replace(/\r?\n[ \t]+/g, ' ')
+                    .trim(),
+                ]),
+              ),
             });
             this.waiters.splice(0).forEach((w) => w());
             callback();

@@ -6,14 +6,21 @@ import {
   type PublicUser,
   type UserInfo,
 } from '@campus/contract';
+import type { Transaction } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
-import type { CodePurpose } from '../db/schema.js';
+import type { CodePurpose, Database } from '../db/schema.js';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
-import { resetMail, verificationMail } from '../mail/templates.js';
+import { enqueueMail } from '../mail/jobs.js';
+import { loginCodeMail, resetMail, verificationMail } from '../mail/templates.js';
 import { codeMatches, generateCode, hashCode } from './codes.js';
-import { burnPasswordCheck, hashPassword, isCommonPassword, verifyPassword } from './passwords.js';
+import { LoginGuard, type LoginInput } from './login-guard.js';
+import { hashPassword, isCommonPassword, verifyPassword } from './passwords.js';
+import * as signupCodes from './signup-codes.js';
 import * as store from './store.js';
 import { TokenCache } from './token-cache.js';
+
+const RESET_JOB = 'accounts.reset-code';
+const RESEND_JOB = 'accounts.resend-signup-code';
 
 export interface SignUpInput {
   firstName: string;
@@ -26,8 +33,13 @@ export interface SignUpInput {
 export class AccountsService {
   private readonly tokenCache: TokenCache;
 
+  private readonly loginGuard: LoginGuard;
+
   constructor(private readonly ctx: AppContext) {
     this.tokenCache = new TokenCache(ctx.events, ctx.clock);
+    this.loginGuard = new LoginGuard(ctx, this);
+    ctx.jobs.register<{ email: string }>(RESET_JOB, (p) => this.sendResetCode(p));
+    ctx.jobs.register<{ email: string }>(RESEND_JOB, (p) => this.resendSignupCode(p));
   }
 
   private get db() {
@@ -48,59 +60,78 @@ export class AccountsService {
     const existing = await store.findUserByEmail(this.db, input.email);
     if (existing?.verified) throw new HttpError(409, MESSAGES.emailAlreadyRegistered, ERROR_CODES.conflict);
     const passwordHash = await hashPassword(input.password);
-    let userId: number;
-    if (existing) {
-      // Signing up again before verifying replaces the details and sends a fresh code.
-      await store.replaceUnverifiedDetails(this.db, existing.id, { ...input, passwordHash });
-      userId = existing.id;
-    } else {
-      userId = await store.insertUser(this.db, { ...input, passwordHash, now: this.ctx.clock() });
-    }
-    await this.sendCode(userId, input.email, input.firstName, 'verify');
+    const code = generateCode();
+    const now = this.ctx.clock();
+    await this.db.transaction().execute(async (trx) => {
+      // A second sign-up for a pending address leaves the first one's details alone: each code
+      // activates the password and names of the sign-up that sent it (issue 8, item 3).
+      const userId = existing?.id ?? (await store.insertUser(trx, { ...input, passwordHash, now }));
+      await signupCodes.insertSignupCode(trx, {
+        userId,
+        codeHash: hashCode(code, this.ctx.config.jwtSecret),
+        passwordHash,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        expiresAt: now + LIMITS.codeTtlMinutes * 60_000,
+        triesLeft: LIMITS.codeMaxTries,
+        now,
+      });
+      await this.enqueueCodeMail(trx, input.email, input.firstName, code, 'verify');
+    });
+    this.ctx.jobs.kick();
   }
 
+  /**
+   * A wrong code answers the same 400 whatever the address's state (unknown, pending, verified);
+   * the right code on an already verified address answers 200 again (a double tap is no error).
+   */
   async verify(email: string, code: number): Promise<void> {
     const user = await store.findUserByEmail(this.db, email);
-    if (user?.verified) return; // Idempotent: a second tap on Verify is not an error.
     if (!user) throw badRequest(MESSAGES.verifyFailed);
-    await this.consumeCode(user.id, 'verify', code, MESSAGES.verifyFailed);
-    await store.markVerified(this.db, user.id);
+    const live = await signupCodes.liveSignupCodes(this.db, user.id, this.ctx.clock());
+    const match = live.find((row) => codeMatches(code, row.code_hash, this.ctx.config.jwtSecret));
+    if (user.verified) {
+      if (match?.tries_left === signupCodes.USED) return;
+      throw badRequest(MESSAGES.verifyFailed);
+    }
+    if (!match || match.tries_left === signupCodes.USED) {
+      await signupCodes.spendTry(this.db, user.id);
+      throw badRequest(MESSAGES.verifyFailed);
+    }
+    const activated = await this.db
+      .transaction()
+      .execute((trx) => signupCodes.activateSignup(trx, match, this.ctx.clock()));
+    if (!activated) throw badRequest(MESSAGES.verifyFailed);
   }
 
-  /** Same answer whether or not the address has an account waiting (no enumeration). */
+  /** Same answer, and the same work before answering, whether or not the address has an account. */
   async resendVerification(email: string): Promise<void> {
-    const user = await store.findUserByEmail(this.db, email);
-    if (!user || user.verified) return;
-    await this.sendCode(user.id, user.email, user.first_name, 'verify');
+    await this.ctx.jobs.enqueue(this.db, RESEND_JOB, { email }, { key: `${RESEND_JOB}:${email}` });
   }
 
-  async login(email: string, password: string): Promise<string> {
-    const user = await store.findUserByEmail(this.db, email);
-    if (!user) {
-      await burnPasswordCheck(password);
-      throw new HttpError(401, MESSAGES.loginIncorrect, ERROR_CODES.unauthorized);
-    }
-    if (!(await verifyPassword(user.password_hash, password))) {
-      throw new HttpError(401, MESSAGES.loginIncorrect, ERROR_CODES.unauthorized);
-    }
-    if (!user.verified) throw new HttpError(403, MESSAGES.loginUnverified, ERROR_CODES.unverified);
-    return this.ctx.tokens.issue({ userId: user.id, email: user.email, tokenVersion: user.token_version });
+  async login(input: LoginInput): Promise<string> {
+    return this.loginGuard.login(input);
   }
 
-  /** E-mails a reset code when the account exists; the caller answers `true` either way. */
+  /**
+   * Answers before anything about the address is looked up (issue 8, item 6): the same single
+   * INSERT for every address, then a job finds the account and mails a code if there is one.
+   */
   async requestReset(email: string): Promise<void> {
-    const user = await store.findUserByEmail(this.db, email);
-    if (!user) return;
-    await this.sendCode(user.id, user.email, user.first_name, 'reset');
+    await this.ctx.jobs.enqueue(this.db, RESET_JOB, { email }, { key: `${RESET_JOB}:${email}` });
   }
 
   async confirmReset(email: string, code: number, newPassword: string): Promise<void> {
+    // The password rule first, for every address: its answer must not depend on the account existing.
+    if (isCommonPassword(newPassword)) throw badRequest(MESSAGES.passwordTooCommon);
     const user = await store.findUserByEmail(this.db, email);
     if (!user) throw badRequest(MESSAGES.resetCodeInvalid);
-    if (isCommonPassword(newPassword)) throw badRequest(MESSAGES.passwordTooCommon);
     await this.consumeCode(user.id, 'reset', code, MESSAGES.resetCodeInvalid);
     // The code proved the address, so a reset also completes a pending verification.
-    const tokenVersion = await store.setPassword(this.db, user.id, await hashPassword(newPassword));
+    const tokenVersion = await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('signup_codes').where('user_id', '=', user.id).execute();
+      return store.setPassword(trx, user.id, await hashPassword(newPassword));
+    });
     this.ctx.events.emit('user.tokensRevoked', { userId: user.id, tokenVersion });
   }
 
@@ -145,39 +176,85 @@ export class AccountsService {
     return principal;
   }
 
-  private async sendCode(userId: number, email: string, firstName: string, purpose: CodePurpose) {
+  /** Job: mail a reset code if the address has an account (nothing otherwise). */
+  private async sendResetCode({ email }: { email: string }): Promise<void> {
+    const user = await store.findUserByEmail(this.db, email);
+    if (!user) return;
+    await this.db.transaction().execute((trx) => this.issueCode(trx, user, 'reset'));
+  }
+
+  /** Job: a fresh code for the newest pending sign-up of the address (same password and names). */
+  private async resendSignupCode({ email }: { email: string }): Promise<void> {
+    const user = await store.findUserByEmail(this.db, email);
+    if (!user || user.verified) return;
     const code = generateCode();
     const now = this.ctx.clock();
-    await store.replaceCode(this.db, {
-      userId,
+    const fresh = {
+      codeHash: hashCode(code, this.ctx.config.jwtSecret),
+      expiresAt: now + LIMITS.codeTtlMinutes * 60_000,
+      triesLeft: LIMITS.codeMaxTries,
+    };
+    await this.db.transaction().execute(async (trx) => {
+      const newest = await signupCodes.newestSignupCode(trx, user.id);
+      if (newest) {
+        await signupCodes.refreshSignupCode(trx, newest.id, fresh);
+      } else {
+        // A sign-up from before codes carried their details: the account row holds them.
+        await signupCodes.insertSignupCode(trx, {
+          userId: user.id,
+          passwordHash: user.password_hash,
+          firstName: user.first_name,
+          lastName: user.last_name,
+          now,
+          ...fresh,
+        });
+      }
+      await this.enqueueCodeMail(trx, user.email, newest?.first_name ?? user.first_name, code, 'verify');
+    });
+  }
+
+  /** Stores a new code (replacing the account's previous one for `purpose`) and queues its e-mail. */
+  async issueCode(
+    trx: Transaction<Database>,
+    user: store.UserRow,
+    purpose: 'reset' | 'login',
+  ): Promise<void> {
+    const code = generateCode();
+    const now = this.ctx.clock();
+    await store.replaceCode(trx, {
+      userId: user.id,
       purpose,
       codeHash: hashCode(code, this.ctx.config.jwtSecret),
       expiresAt: now + LIMITS.codeTtlMinutes * 60_000,
       triesLeft: LIMITS.codeMaxTries,
       now,
     });
-    const template = purpose === 'verify' ? verificationMail : resetMail;
-    const mail = template({
-      to: email,
+    await this.enqueueCodeMail(trx, user.email, user.first_name, code, purpose);
+  }
+
+  private async enqueueCodeMail(
+    trx: Transaction<Database>,
+    to: string,
+    firstName: string,
+    code: number,
+    kind: 'verify' | 'reset' | 'login',
+  ): Promise<void> {
+    const template = kind === 'verify' ? verificationMail : kind === 'reset' ? resetMail : loginCodeMail;
+    const input = {
+      to,
       firstName,
       code,
       campusName: this.ctx.config.campusName,
       publicUrl: this.ctx.config.publicUrl,
-    });
-    try {
-      await this.ctx.mailer.send(mail);
-    } catch (err) {
-      this.ctx.logger.error({ err, purpose }, 'sending a code e-mail failed');
-      throw new HttpError(
-        503,
-        'We could not send the e-mail right now. Please try again in a minute.',
-        'MAIL_UNAVAILABLE',
-      );
-    }
+    };
+    await enqueueMail(this.ctx, trx, template(input));
   }
 
-  /** Single use, expires, and dies after LIMITS.codeMaxTries wrong tries. */
-  private async consumeCode(userId: number, purpose: CodePurpose, code: number, failMessage: string) {
+  /**
+   * Single use, expires, and dies after LIMITS.codeMaxTries wrong tries. Every failure answers the
+   * same message, so a dead code looks like a wrong one (no hint that the account exists).
+   */
+  async consumeCode(userId: number, purpose: CodePurpose, code: number, failMessage: string): Promise<void> {
     const stored = await store.findCode(this.db, userId, purpose);
     if (!stored) throw badRequest(failMessage);
     if (stored.expires_at <= this.ctx.clock()) {
@@ -185,11 +262,8 @@ export class AccountsService {
       throw badRequest(failMessage);
     }
     if (!codeMatches(code, stored.code_hash, this.ctx.config.jwtSecret)) {
-      if (stored.tries_left <= 1) {
-        await store.deleteCode(this.db, stored.id);
-        throw badRequest(MESSAGES.verifyTooManyTries);
-      }
-      await store.decrementTries(this.db, stored.id);
+      if (stored.tries_left <= 1) await store.deleteCode(this.db, stored.id);
+      else await store.decrementTries(this.db, stored.id);
       throw badRequest(failMessage);
     }
     if (!(await store.deleteCode(this.db, stored.id))) throw badRequest(failMessage);

@@ -26,7 +26,7 @@ export async function insertUser(
   db: Executor,
   user: { email: string; firstName: string; lastName: string; passwordHash: string; now: number },
 ): Promise<number> {
-  const row = await db
+  const inserted = await db
     .insertInto('users')
     .values({
       email: user.email,
@@ -37,26 +37,18 @@ export async function insertUser(
       token_version: 0,
       created_at: user.now,
     })
+    // Two sign-ups racing for a new address: the second finds the first's row.
+    .onConflict((oc) => oc.column('email').doNothing())
     .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-export async function replaceUnverifiedDetails(
-  db: Executor,
-  id: number,
-  details: { firstName: string; lastName: string; passwordHash: string },
-): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ first_name: details.firstName, last_name: details.lastName, password_hash: details.passwordHash })
-    .where('id', '=', id)
-    .where('verified', '=', 0)
-    .execute();
+    .executeTakeFirst();
+  if (inserted) return inserted.id;
+  const existing = await findUserByEmail(db, user.email);
+  if (!existing) throw new Error('user vanished during sign-up');
+  return existing.id;
 }
 
 export async function markVerified(db: Executor, id: number): Promise<void> {
-  await db.updateTable('users').set({ verified: 1 }).where('id', '=', id).execute();
+  await db.updateTable('users').set({ verified: 1, verified_at: Date.now() }).where('id', '=', id).execute();
 }
 
 /** Sets a new password and bumps the token version, which revokes every earlier token. */
@@ -79,9 +71,9 @@ export function findCode(db: Executor, userId: number, purpose: CodePurpose) {
     .executeTakeFirst();
 }
 
-/** A new code replaces the old one for the same account and purpose. */
+/** A new code replaces the old one for the same account and purpose (call inside a transaction). */
 export async function replaceCode(
-  db: Kysely<Database>,
+  db: Executor,
   code: {
     userId: number;
     purpose: CodePurpose;
@@ -91,24 +83,22 @@ export async function replaceCode(
     now: number;
   },
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom('codes')
-      .where('user_id', '=', code.userId)
-      .where('purpose', '=', code.purpose)
-      .execute();
-    await trx
-      .insertInto('codes')
-      .values({
-        user_id: code.userId,
-        purpose: code.purpose,
-        code_hash: code.codeHash,
-        expires_at: code.expiresAt,
-        tries_left: code.triesLeft,
-        created_at: code.now,
-      })
-      .execute();
-  });
+  await db
+    .deleteFrom('codes')
+    .where('user_id', '=', code.userId)
+    .where('purpose', '=', code.purpose)
+    .execute();
+  await db
+    .insertInto('codes')
+    .values({
+      user_id: code.userId,
+      purpose: code.purpose,
+      code_hash: code.codeHash,
+      expires_at: code.expiresAt,
+      tries_left: code.triesLeft,
+      created_at: code.now,
+    })
+    .execute();
 }
 
 export async function decrementTries(db: Executor, codeId: number): Promise<void> {

@@ -6,7 +6,9 @@ import type { Redis } from 'ioredis';
 export type ChatEvent =
   | { type: 'message'; message: ChatMessage; userIds: [number, number] }
   /** Tokens of this user older than tokenVersion were revoked: close their sessions. */
-  | { type: 'revoke'; userId: number; tokenVersion: number };
+  | { type: 'revoke'; userId: number; tokenVersion: number }
+  /** A frame for every session of these users (notifications, typing, Seen). */
+  | { type: 'user'; userIds: number[]; destination: string; body: string; id: string };
 
 export type ChatEventHandler = (event: ChatEvent) => void;
 

@@ -1,6 +1,8 @@
 import {
   MESSAGES,
   REFRESHED_TOKEN_HEADER,
+  STOMP_PATHS,
+  type ChatErrorBody,
   roomIdFor,
   type ChatMessage,
   type ChatRoomSummary,
@@ -62,6 +64,27 @@ describe.each(variants)('chat over STOMP and HTTP ($dialect, redis: $redis)', ({
     await closed;
     await outcome.client.deactivate();
     return message;
+  }
+
+  /**
+   * Sends one SEND refused for an application reason: a MESSAGE on /user/queue/errors with
+   * {message, code, receiptId}, no RECEIPT, and the session stays open (issue 8 #12).
+   */
+  async function sendExpectingAppError(student: Student, destination: string, body: string): Promise<string> {
+    const client = await connect(student);
+    const errors = collect(client, STOMP_PATHS.errors);
+    let receipted = false;
+    client.watchForReceipt('r-app', () => (receipted = true));
+    client.publish({ destination, body, headers: { receipt: 'r-app' } });
+    const refused = JSON.parse((await errors.next()).body) as ChatErrorBody;
+    expect(refused.receiptId).toBe('r-app');
+    expect(refused.code).toMatch(/^[A-Z_]+$/);
+    // Still usable: a SUBSCRIBE with a receipt is answered.
+    client.subscribe(STOMP_PATHS.inbox, () => {}, { receipt: 'still-open' });
+    await receiptFor(client, 'still-open');
+    expect(receipted).toBe(false);
+    expect(client.connected).toBe(true);
+    return refused.message;
   }
 
   async function history(
@@ -148,6 +171,8 @@ describe.each(variants)('chat over STOMP and HTTP ($dialect, redis: $redis)', ({
     expect(Object.keys(msg).sort()).toEqual([
       'content',
       'id',
+      // features.md §A: every message has a kind; typed ones are 'text'.
+      'kind',
       'listingId',
       'roomId',
       'senderId',
@@ -207,12 +232,12 @@ describe.each(variants)('chat over STOMP and HTTP ($dialect, redis: $redis)', ({
     expect(await error).toBe(MESSAGES.chatRoomForbidden);
     await outcome.client.deactivate();
 
-    expect(await sendExpectingError(third, sendTo, JSON.stringify({ content: 'hi', listingId }))).toBe(
+    expect(await sendExpectingAppError(third, sendTo, JSON.stringify({ content: 'hi', listingId }))).toBe(
       MESSAGES.chatRoomForbidden,
     );
     // Nor pretend to be someone else's buyer.
     expect(
-      await sendExpectingError(
+      await sendExpectingAppError(
         third,
         `/app/chat.send/${buyer.id}/${third.id}`,
         JSON.stringify({ content: 'hi', listingId }),
@@ -222,30 +247,30 @@ describe.each(variants)('chat over STOMP and HTTP ($dialect, redis: $redis)', ({
 
   it('refuses messages that break the rules, with the reason', async () => {
     const body = (o: object) => JSON.stringify({ content: 'hello', listingId, ...o });
-    expect(await sendExpectingError(seller, `/app/chat.send/${seller.id}/${seller.id}`, body({}))).toBe(
+    expect(await sendExpectingAppError(seller, `/app/chat.send/${seller.id}/${seller.id}`, body({}))).toBe(
       MESSAGES.chatSelf,
     );
-    expect(await sendExpectingError(buyer, sendTo, body({ listingId: 999_999 }))).toBe(
+    expect(await sendExpectingAppError(buyer, sendTo, body({ listingId: 999_999 }))).toBe(
       MESSAGES.listingNotFound,
     );
-    expect(await sendExpectingError(buyer, sendTo, body({ content: '   ' }))).toBe(
+    expect(await sendExpectingAppError(buyer, sendTo, body({ content: '   ' }))).toBe(
       MESSAGES.chatContentRequired,
     );
-    expect(await sendExpectingError(buyer, sendTo, body({ content: 'x'.repeat(2001) }))).toBe(
+    expect(await sendExpectingAppError(buyer, sendTo, body({ content: 'x'.repeat(2001) }))).toBe(
       MESSAGES.chatContentTooLong,
     );
-    expect(await sendExpectingError(buyer, sendTo, body({ url: 'https://evil.test/x.jpg' }))).toBe(
+    expect(await sendExpectingAppError(buyer, sendTo, body({ url: 'https://evil.test/x.jpg' }))).toBe(
       MESSAGES.chatImageNotOurs,
     );
-    expect(await sendExpectingError(buyer, sendTo, body({ url: '/uploads/../secret' }))).toBe(
+    expect(await sendExpectingAppError(buyer, sendTo, body({ url: '/uploads/../secret' }))).toBe(
       MESSAGES.chatImageNotOurs,
     );
-    expect(await sendExpectingError(buyer, sendTo, body({ url: '/uploads/anything.jpg' }))).toBe(
+    expect(await sendExpectingAppError(buyer, sendTo, body({ url: '/uploads/anything.jpg' }))).toBe(
       MESSAGES.chatImageNotOurs,
     );
-    expect(await sendExpectingError(buyer, sendTo, 'not json')).toBe(MESSAGES.chatInvalidBody);
+    expect(await sendExpectingAppError(buyer, sendTo, 'not json')).toBe(MESSAGES.chatInvalidBody);
     expect(await sendExpectingError(buyer, '/app/elsewhere', body({}))).toBe(MESSAGES.chatUnknownDestination);
-    expect(await sendExpectingError(buyer, `/app/chat.send/${buyer.id}/${third.id}`, body({}))).toBe(
+    expect(await sendExpectingAppError(buyer, `/app/chat.send/${buyer.id}/${third.id}`, body({}))).toBe(
       MESSAGES.chatRoomForbidden,
     );
   });

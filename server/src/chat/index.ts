@@ -1,17 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { MemoryBroker, RedisBroker, type ChatBroker, type ChatEvent } from './broker.js';
-import { chatStompHooks, createStompServer, deliverEvent } from './realtime.js';
+import { chatStompHooks, createStompServer, deliverEvent, type StompExtensions } from './realtime.js';
 import { chatRoutes } from './routes.js';
 import { ChatService } from './service.js';
-import type { StompServer } from './stomp/server.js';
+import type { StompServer, StompServerOptions } from './stomp/server.js';
 import type { SessionOptions } from './stomp/session.js';
-import { chatUpload, thumbnailUrl } from './uploads.js';
+import { ChatPhotos } from './photos.js';
+import { thumbnailUrl } from './uploads.js';
 
 export interface ChatModule {
   service: ChatService;
   stomp: StompServer;
   broker: ChatBroker;
+  /** Other modules add subscribable user queues and SEND handlers here (notifications). */
+  extensions: StompExtensions;
 }
 
 declare module 'fastify' {
@@ -23,6 +26,8 @@ declare module 'fastify' {
 export interface ChatOptions {
   /** STOMP session settings (tests shorten heart-beats). */
   session?: Partial<SessionOptions>;
+  /** STOMP server limits (the benchmark raises the per-student session cap). */
+  server?: Partial<Omit<StompServerOptions, 'hooks' | 'session'>>;
 }
 
 /**
@@ -43,8 +48,10 @@ export async function registerChat(
   const broker: ChatBroker = ctx.redis
     ? await RedisBroker.start(ctx.redis, `${ctx.config.keyPrefix}chat`, onEvent, ctx.logger)
     : new MemoryBroker(onEvent);
-  const service = new ChatService(ctx, (event) => broker.publish(event), thumbnailUrl);
-  stomp = createStompServer(ctx, chatStompHooks(ctx, service), options.session);
+  const photos = new ChatPhotos(ctx);
+  const service = new ChatService(ctx, (event) => broker.publish(event), thumbnailUrl, photos);
+  const extensions: StompExtensions = { userDestinations: new Set(), sends: [] };
+  stomp = createStompServer(ctx, chatStompHooks(ctx, service, extensions), options.session, options.server);
   stomp.attach(app.server);
   const server = stomp;
 
@@ -63,8 +70,8 @@ export async function registerChat(
     await broker.close();
   });
 
-  await app.register(chatRoutes(ctx, service, chatUpload(ctx)));
-  const chat: ChatModule = { service, stomp: server, broker };
+  await app.register(chatRoutes(ctx, service, photos.upload));
+  const chat: ChatModule = { service, stomp: server, broker, extensions };
   app.decorate('chat', chat);
   return chat;
 }

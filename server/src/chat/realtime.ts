@@ -1,10 +1,28 @@
-import { MESSAGES, STOMP_PATHS } from '@campus/contract';
+import {
+  CHAT_HARDENING_MESSAGES,
+  CHAT_LIMITS,
+  ERROR_CODES,
+  MESSAGES,
+  STOMP_PATHS,
+  isDbId,
+} from '@campus/contract';
+import { findTokenState } from '../accounts/store.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
 import type { ChatEvent } from './broker.js';
 import type { ChatService } from './service.js';
 import { StompServer } from './stomp/server.js';
-import { CLOSE, StompError, bearerToken, type SessionOptions, type StompHooks } from './stomp/session.js';
+import type { StompServerOptions } from './stomp/server.js';
+import {
+  CLOSE,
+  StompAppError,
+  StompError,
+  bearerToken,
+  type SessionOptions,
+  type StompHooks,
+  type StompSession,
+} from './stomp/session.js';
+import { TokenBucket } from './token-bucket.js';
 
 /** /app/chat.send/{buyerId}/{sellerId} -> the two ids, or null. */
 export function parseSendDestination(destination: string): { buyerId: number; sellerId: number } | null {
@@ -17,16 +35,35 @@ export function roomDestination(roomId: string): string {
   return STOMP_PATHS.subscribePrefix + roomId;
 }
 
-/** Service errors (HttpError) become ERROR frames carrying the same person-facing message. */
-function toStompError(err: unknown): unknown {
-  if (err instanceof HttpError && err.statusCode < 500) {
-    return new StompError(err.message, err.code, CLOSE.policy);
-  }
+/**
+ * Service refusals (HttpError 4xx: not a member, blank, too long, unknown listing, bad photo,
+ * blocked…) are application errors: a MESSAGE on /user/queue/errors, the session stays open.
+ */
+function toAppError(err: unknown): unknown {
+  if (err instanceof HttpError && err.statusCode < 500) return new StompAppError(err.message, err.code);
   return err;
 }
 
+/**
+ * What other modules add to the one STOMP endpoint (notifications, presence): destinations any
+ * authenticated student may subscribe to (always their own queue), and SEND handlers by prefix.
+ */
+export interface StompExtensions {
+  userDestinations: Set<string>;
+  sends: Array<{
+    prefix: string;
+    handle(session: StompSession, destination: string, body: string): Promise<void>;
+  }>;
+}
+
 /** The STOMP surface of chat: authentication, subscription rules, SEND -> service. */
-export function chatStompHooks(ctx: AppContext, service: ChatService): StompHooks {
+export function chatStompHooks(
+  ctx: AppContext,
+  service: ChatService,
+  extensions: StompExtensions = { userDestinations: new Set(), sends: [] },
+): StompHooks {
+  // SEND rate per student: 5 per second, bursts of 20 (per process).
+  const sends = new TokenBucket(CHAT_LIMITS.sendBurst, CHAT_LIMITS.sendPerSecond, ctx.clock);
   return {
     async authenticate(headers) {
       const token = bearerToken(headers);
@@ -39,8 +76,17 @@ export function chatStompHooks(ctx: AppContext, service: ChatService): StompHook
       // The session ends when its token does; the client reconnects with a fresh one.
       return { userId: principal.userId, tokenVersion: principal.tokenVersion, expiresAt: claims.exp * 1000 };
     },
+    async revalidate(principal) {
+      // From the database, not the token cache: the session is registered by now, so a password
+      // change either committed before this read (seen here) or will find and close it.
+      const state = await findTokenState(ctx.db.kysely, principal.userId);
+      if (!state || state.token_version !== principal.tokenVersion) {
+        throw new StompError(MESSAGES.chatSessionRevoked, undefined, CLOSE.policy);
+      }
+    },
     authorizeSubscribe(principal, destination) {
-      if (destination === STOMP_PATHS.inbox) return;
+      if (destination === STOMP_PATHS.inbox || destination === STOMP_PATHS.errors) return;
+      if (extensions.userDestinations.has(destination)) return;
       if (destination.startsWith(STOMP_PATHS.subscribePrefix)) {
         const roomId = destination.slice(STOMP_PATHS.subscribePrefix.length);
         if (service.isMember(principal.userId, roomId)) return;
@@ -49,18 +95,28 @@ export function chatStompHooks(ctx: AppContext, service: ChatService): StompHook
       throw new StompError(MESSAGES.chatUnknownDestination, destination);
     },
     async onSend(session, destination, body) {
+      const extension = extensions.sends.find((e) => destination.startsWith(e.prefix));
+      if (extension) return extension.handle(session, destination, body);
       const ids = parseSendDestination(destination);
       if (!ids) throw new StompError(MESSAGES.chatUnknownDestination, destination);
+      // Ids beyond the database's integer range: refused before any query, alike on both dialects.
+      if (!isDbId(ids.buyerId) || !isDbId(ids.sellerId)) {
+        throw new StompAppError(CHAT_HARDENING_MESSAGES.numberOutOfRange, ERROR_CODES.validation);
+      }
+      const userId = session.principal!.userId;
+      if (!sends.take(userId)) {
+        throw new StompAppError(CHAT_HARDENING_MESSAGES.sendRateLimited, ERROR_CODES.rateLimited);
+      }
       let payload: unknown;
       try {
         payload = JSON.parse(body);
       } catch {
-        throw new StompError(MESSAGES.chatInvalidBody);
+        throw new StompAppError(MESSAGES.chatInvalidBody, ERROR_CODES.validation);
       }
       try {
-        await service.send(session.principal!.userId, ids.buyerId, ids.sellerId, payload);
+        await service.send(userId, ids.buyerId, ids.sellerId, payload);
       } catch (err) {
-        throw toStompError(err);
+        throw toAppError(err);
       }
     },
   };
@@ -70,12 +126,18 @@ export function chatStompHooks(ctx: AppContext, service: ChatService): StompHook
 export function deliverEvent(stomp: StompServer, event: ChatEvent): void {
   if (event.type === 'message') {
     const body = JSON.stringify(event.message);
+    // Anti-scam flags are for the recipient only (safety): the sender's copy goes without them.
+    const { flags: _flags, ...unflagged } = event.message;
+    const senderBody = event.message.flags ? JSON.stringify(unflagged) : body;
     const id = String(event.message.id);
     const room = roomDestination(event.message.roomId);
     for (const userId of event.userIds) {
-      stomp.deliverToUser(userId, room, body, id);
-      stomp.deliverToUser(userId, STOMP_PATHS.inbox, body, id);
+      const forUser = userId === event.message.senderId ? senderBody : body;
+      stomp.deliverToUser(userId, room, forUser, id);
+      stomp.deliverToUser(userId, STOMP_PATHS.inbox, forUser, id);
     }
+  } else if (event.type === 'user') {
+    for (const userId of event.userIds) stomp.deliverToUser(userId, event.destination, event.body, event.id);
   } else {
     stomp.closeUser(event.userId, MESSAGES.chatSessionRevoked, (p) => p.tokenVersion < event.tokenVersion);
   }
@@ -85,6 +147,7 @@ export function createStompServer(
   ctx: AppContext,
   hooks: StompHooks,
   session: Partial<SessionOptions> = {},
+  server: Partial<Omit<StompServerOptions, 'hooks' | 'session'>> = {},
 ): StompServer {
   const origins = new Set([new URL(ctx.config.publicUrl).origin]);
   if (ctx.config.nodeEnv !== 'production') {
@@ -98,6 +161,18 @@ export function createStompServer(
     hooks,
     allowedOrigins: [...origins],
     path: STOMP_PATHS.endpoint,
-    session: { logger: ctx.logger, expiredMessage: MESSAGES.unauthorized, ...session },
+    maxSessionsPerUser: CHAT_LIMITS.maxSessionsPerStudent,
+    tooManySessionsMessage: CHAT_HARDENING_MESSAGES.tooManySessions,
+    maxPendingPerIp: CHAT_LIMITS.maxPendingSocketsPerIp,
+    ...server,
+    session: {
+      logger: ctx.logger,
+      expiredMessage: MESSAGES.unauthorized,
+      connectTimeoutMs: CHAT_LIMITS.connectDeadlineMs,
+      idleTimeoutMs: CHAT_LIMITS.idleTimeoutMs,
+      idleMessage: CHAT_HARDENING_MESSAGES.idleClosed,
+      errorsDestination: STOMP_PATHS.errors,
+      ...session,
+    },
   });
 }

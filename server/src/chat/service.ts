@@ -11,6 +11,7 @@ import type { AppContext } from '../context.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
 import { isStoredImageUrl } from '../media/index.js';
 import type { ChatEvent } from './broker.js';
+import type { ChatPhotos } from './photos.js';
 import * as store from './store.js';
 import { MessageWriter } from './writer.js';
 
@@ -22,6 +23,17 @@ export interface HistoryPage {
   hasNewer: boolean;
 }
 
+/**
+ * Safety's check of a SEND before it is stored (set by the safety module): throws to refuse
+ * (blocked pair, daily cap of new conversations) and answers the message's anti-scam flags.
+ */
+export type SendGuard = (input: {
+  senderId: number;
+  peerId: number;
+  roomId: string;
+  content: string;
+}) => Promise<readonly string[]>;
+
 export interface HistoryQuery {
   after?: number;
   before?: number;
@@ -31,13 +43,27 @@ export interface HistoryQuery {
 /** The rules of chat: who may read, subscribe to and write which room, and what a message is. */
 export class ChatService {
   private readonly writer: MessageWriter;
+  /** Embeds offer and meet-up cards in their current state (set by the deals module). */
+  private cards: ((messages: ChatMessage[], rows: store.MessageRow[]) => Promise<ChatMessage[]>) | undefined;
+  /** Run after a message is stored and published (notifications: the unread-chat e-mail). */
+  readonly afterSend: Array<(message: ChatMessage, recipientId: number) => Promise<void>> = [];
+  /** Run after a read marker moved (notifications: "Seen" to the other party). */
+  readonly afterRead: Array<(userId: number, roomId: string, lastReadMessageId: number) => Promise<void>> =
+    [];
+
+  sendGuard: SendGuard = async () => [];
 
   constructor(
     private readonly ctx: AppContext,
     private readonly publish: (event: ChatEvent) => Promise<void>,
     private readonly thumbnailUrl: (key: string | null) => string | null,
+    private readonly photos: Pick<ChatPhotos, 'assertUploadedBy'>,
   ) {
     this.writer = new MessageWriter(ctx.db.kysely, ctx.db.dialect);
+  }
+
+  setCardLoader(loader: (messages: ChatMessage[], rows: store.MessageRow[]) => Promise<ChatMessage[]>): void {
+    this.cards = loader;
   }
 
   private get db() {
@@ -75,6 +101,7 @@ export class ChatService {
     const { listingId } = parsed.data;
     const url = parsed.data.url ? parsed.data.url : null;
     if (url !== null && !isStoredImageUrl(url)) throw badRequest(MESSAGES.chatImageNotOurs);
+    if (url !== null) await this.photos.assertUploadedBy(senderId, url);
     const content = parsed.data.content.trim().length === 0 ? '' : parsed.data.content;
 
     const peerId = senderId === buyerId ? sellerId : buyerId;
@@ -86,6 +113,7 @@ export class ChatService {
       throw forbidden(MESSAGES.chatRoomForbidden);
 
     const roomId = roomIdFor(buyerId, sellerId);
+    const flags = await this.sendGuard({ senderId, peerId, roomId, content });
     const [low, high] = buyerId < sellerId ? [buyerId, sellerId] : [sellerId, buyerId];
     const row = await this.writer.write({
       roomId,
@@ -98,9 +126,12 @@ export class ChatService {
       content,
       url,
       sentAt: this.ctx.clock(),
+      flags: flags.join(','),
     });
-    const message = store.toChatMessage(row);
-    await this.publish({ type: 'message', message, userIds: [low, high] });
+    await this.publish({ type: 'message', message: store.toChatMessage(row), userIds: [low, high] });
+    // The sender's own copy never carries flags (safety).
+    const message = store.toChatMessage(row, senderId);
+    await this.runHooks(this.afterSend, message, peerId);
     return message;
   }
 
@@ -111,8 +142,9 @@ export class ChatService {
     if (!room || Number(room.message_count) === 0) throw notFound(MESSAGES.chatNoHistory);
     const limit = q.limit ?? LIMITS.chatPageDefault;
     const page = await store.listMessages(this.db, roomId, { after: q.after, before: q.before, limit });
+    const messages = page.rows.map((row) => store.toChatMessage(row, userId));
     return {
-      messages: page.rows.map(store.toChatMessage),
+      messages: this.cards ? await this.cards(messages, page.rows) : messages,
       hasOlder: q.after === undefined && page.more,
       hasNewer: q.after !== undefined && page.more,
     };
@@ -129,7 +161,21 @@ export class ChatService {
   ): Promise<{ roomId: string; lastReadMessageId: number | null }> {
     this.assertMember(userId, roomId);
     const latest = await store.latestMessageId(this.db, roomId);
-    if (latest !== null) await store.markRead(this.db, roomId, userId, latest);
+    if (latest !== null) {
+      await store.markRead(this.db, roomId, userId, latest);
+      await this.runHooks(this.afterRead, userId, roomId, latest);
+    }
     return { roomId, lastReadMessageId: latest };
+  }
+
+  /** Side effects of other modules never fail the chat operation that triggered them. */
+  private async runHooks<A extends unknown[]>(hooks: Array<(...args: A) => Promise<void>>, ...args: A) {
+    for (const hook of hooks) {
+      try {
+        await hook(...args);
+      } catch (err) {
+        this.ctx.logger.error({ err }, 'chat hook failed');
+      }
+    }
   }
 }

@@ -7,8 +7,12 @@ type Executor = Kysely<Database> | Transaction<Database>;
 
 export type MessageRow = Selectable<ChatMessagesTable>;
 
-export function toChatMessage(row: MessageRow): ChatMessage {
-  return {
+/**
+ * A stored message as `viewerId` sees it: anti-scam flags (safety) only on the recipient's copy.
+ * Without a viewer (the broker event) the flags ride along; deliverEvent strips them per user.
+ */
+export function toChatMessage(row: MessageRow, viewerId?: number): ChatMessage {
+  const message: ChatMessage = {
     id: row.id,
     roomId: row.room_id,
     content: row.content,
@@ -16,7 +20,11 @@ export function toChatMessage(row: MessageRow): ChatMessage {
     senderId: row.sender_id,
     sentAt: new Date(Number(row.sent_at)).toISOString(),
     listingId: row.listing_id,
+    kind: row.kind,
   };
+  const flags = row.flags ?? '';
+  if (flags !== '' && viewerId !== row.sender_id) message.flags = flags.split(',');
+  return message;
 }
 
 export interface RoomRow {
@@ -69,6 +77,8 @@ export interface NewMessage {
   content: string;
   url: string | null;
   sentAt: number;
+  /** Comma-separated anti-scam flags (safety), '' for none. */
+  flags?: string;
 }
 
 /**
@@ -108,7 +118,7 @@ async function insertMessageIn(db: Executor, dialect: Dialect, m: NewMessage): P
     return db
       .with('room', () => upsertRoom(db).returning('id'))
       .insertInto('chat_messages')
-      .columns(['room_id', 'sender_id', 'content', 'url', 'listing_id', 'sent_at'])
+      .columns(['room_id', 'sender_id', 'content', 'url', 'listing_id', 'sent_at', 'flags'])
       .expression((eb) =>
         eb
           .selectFrom('room')
@@ -119,6 +129,7 @@ async function insertMessageIn(db: Executor, dialect: Dialect, m: NewMessage): P
             s.cast<string | null>(s.val(m.url), 'varchar(500)').as('url'),
             s.cast<number>(s.val(m.listingId), 'integer').as('listing_id'),
             s.cast<number>(s.val(m.sentAt), 'bigint').as('sent_at'),
+            s.cast<string>(s.val(m.flags ?? ''), 'varchar(200)').as('flags'),
           ]),
       )
       .returningAll()
@@ -137,6 +148,7 @@ function messageRow(m: NewMessage) {
     url: m.url,
     listing_id: m.listingId,
     sent_at: m.sentAt,
+    flags: m.flags ?? '',
   };
 }
 
@@ -319,6 +331,9 @@ export async function listRooms(
       'm.sender_id as m_sender_id',
       'm.sent_at as m_sent_at',
       'm.listing_id as m_listing_id',
+      'm.kind as m_kind',
+      'm.offer_id as m_offer_id',
+      'm.meetup_id as m_meetup_id',
       eb
         .selectFrom('chat_messages as u')
         .select((e) => e.fn.countAll<number>().as('n'))
@@ -350,6 +365,11 @@ export async function listRooms(
             sender_id: r.m_sender_id,
             sent_at: r.m_sent_at,
             listing_id: r.m_listing_id,
+            // The inbox preview carries no anti-scam flags; the conversation itself does.
+            flags: '',
+            kind: r.m_kind ?? 'text',
+            offer_id: r.m_offer_id,
+            meetup_id: r.m_meetup_id,
           }),
     peer: { id: r.peer_id, firstName: r.peer_first_name, lastName: r.peer_last_name },
     listing:

@@ -49,12 +49,13 @@ export function parseMessage(body: string): ChatMessage {
  */
 export async function pairedApps(
   redisUrl: string,
+  env: Record<string, string> = {},
 ): Promise<{ apps: [TestApp, TestApp]; close(): Promise<void> }> {
   const database = await createPgDatabase();
   const shared = {
     databaseUrl: database.url,
     keyPrefix: `cmtest:${randomBytes(4).toString('hex')}:`,
-    env: { REDIS_URL: redisUrl },
+    env: { REDIS_URL: redisUrl, ...env },
   };
   const apps: [TestApp, TestApp] = [await createTestApp(shared), await createTestApp(shared)];
   return {

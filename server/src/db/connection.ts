@@ -71,6 +71,12 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 
 function openPostgres(url: string): Db {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle pooled connection that the server closes (restart, failover, a dropped test database)
+  // emits 'error' on the pool; without a listener Node would crash the whole process. The pool
+  // discards that client and the next query opens a fresh one, so there is nothing else to do.
+  pool.on('error', (error) => {
+    process.emitWarning(`PostgreSQL closed an idle connection: ${error.message}`, 'DatabaseWarning');
+  });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kysely,

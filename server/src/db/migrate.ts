@@ -3,12 +3,28 @@ import type { Db } from './connection.js';
 import { accountsMigration } from './migrations/001_accounts.js';
 import { listingsMigration } from './migrations/002_listings.js';
 import { chatMigration } from './migrations/003_chat.js';
+import { sellingMigration } from './migrations/006_selling.js';
+import { hardeningMigration } from './migrations/004_hardening.js';
+import { safetyMigration } from './migrations/007_safety.js';
+import { dealsMigration } from './migrations/005_deals.js';
+import { mediaVariantsMigration } from './migrations/009_media_variants.js';
+import { trustMigration } from './migrations/011_trust.js';
+import { chatHardeningMigration } from './migrations/010_chat_hardening.js';
+import { notificationsMigration } from './migrations/008_notifications.js';
 
 /** Migrations are plain modules bundled with the server, so the built app needs no migration folder. */
 const migrations: Record<string, (db: Db) => Migration> = {
   '001_accounts': accountsMigration,
   '002_listings': listingsMigration,
   '003_chat': chatMigration,
+  '006_selling': sellingMigration,
+  '004_hardening': hardeningMigration,
+  '009_media_variants': mediaVariantsMigration,
+  '011_trust': trustMigration,
+  '007_safety': safetyMigration,
+  '008_notifications': notificationsMigration,
+  '005_deals': dealsMigration,
+  '010_chat_hardening': chatHardeningMigration,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
@@ -16,7 +32,9 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     getMigrations: async () =>
       Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(db)])),
   };
-  const migrator = new Migrator({ db: db.kysely, provider });
+  // Features land in parallel with numbered migrations; a database that already ran a later one
+  // must still accept an earlier-numbered one that arrives afterwards.
+  const migrator = new Migrator({ db: db.kysely, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -13,9 +13,20 @@ export interface UsersTable {
   verified: number;
   token_version: number;
   created_at: number;
+  // trust (011_trust)
+  bio: string | null;
+  avatar_key: string | null;
+  avatar_thumb_key: string | null;
+  // safety (007_safety)
+  suspended_at: number | null;
+  suspended_until: number | null;
+  suspension_reason: string | null;
+  verified_at: number | null;
+  deleted_at: number | null;
 }
 
-export type CodePurpose = 'verify' | 'reset';
+// 'login': the e-mailed code asked for once an account passed its failed-login ceiling (issue 8).
+export type CodePurpose = 'verify' | 'reset' | 'login';
 
 export interface CodesTable {
   id: Generated<number>;
@@ -39,7 +50,20 @@ export interface ListingsTable {
   is_sold: number;
   created_at: number;
   updated_at: number;
+  // selling (006_selling)
+  condition: string | null;
+  course_code: string | null;
+  isbn: string | null;
+  // safety (007_safety): null, 'REPORTED' or 'REMOVED'
+  moderation: string | null;
+  moderation_reason: string | null;
+  // deals (005_deals): is_sold === (status === 'SOLD') always.
+  status: Generated<ListingStatusColumn>;
+  reserved_buyer_id: number | null;
+  accepted_offer_id: number | null;
 }
+
+export type ListingStatusColumn = 'AVAILABLE' | 'RESERVED' | 'SOLD';
 
 export interface ChatRoomsTable {
   id: string;
@@ -61,12 +85,255 @@ export interface ChatMessagesTable {
   url: string | null;
   listing_id: number | null;
   sent_at: number;
+  /** Comma-separated anti-scam flags (007_safety); '' for none. */
+  flags: Generated<string>;
+  // deals (005_deals)
+  kind: Generated<'text' | 'offer' | 'meetup' | 'system'>;
+  offer_id: number | null;
+  meetup_id: number | null;
 }
 
 export interface ChatReadsTable {
   room_id: string;
   user_id: number;
   last_read_message_id: number;
+}
+
+// selling (006_selling)
+export interface ListingPhotosTable {
+  id: Generated<number>;
+  listing_id: number;
+  position: number;
+  image_key: string;
+  thumb_key: string;
+  created_at: number;
+}
+
+export interface ListingSavesTable {
+  id: Generated<number>;
+  user_id: number;
+  listing_id: number;
+  created_at: number;
+}
+
+export interface SavedSearchesTable {
+  id: Generated<number>;
+  user_id: number;
+  query: string;
+  categories: string;
+  price_min_cents: number | null;
+  price_max_cents: number | null;
+  conditions: string;
+  course_code: string | null;
+  created_at: number;
+}
+
+export interface WantedPostsTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  description: string;
+  category: string;
+  max_price_cents: number | null;
+  course_code: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface SavedSearchMatchesTable {
+  user_id: number;
+  listing_id: number;
+  saved_search_id: number;
+  created_at: number;
+}
+
+export interface WantedMatchesTable {
+  user_id: number;
+  listing_id: number;
+  wanted_id: number;
+  created_at: number;
+}
+
+export interface ListingPriceDropsTable {
+  id: Generated<number>;
+  listing_id: number;
+  old_price_cents: number;
+  new_price_cents: number;
+  created_at: number;
+}
+
+// Hardening (issue 8): durable job queue and sign-up codes bound to their sign-up's details.
+export interface JobsTable {
+  id: Generated<number>;
+  type: string;
+  payload: string;
+  run_at: number;
+  attempts: Generated<number>;
+  max_attempts: number;
+  locked_until: number | null;
+  locked_by: string | null;
+  last_error: string | null;
+  failed_at: number | null;
+  key: string | null;
+  created_at: number;
+}
+
+/** One row: this deployment's id, the default prefix of its Redis channels and keys. */
+export interface DeploymentTable {
+  id: string;
+  created_at: number;
+}
+
+/** Photos uploaded for chat, by whom (a message's `url` must be one of the sender's). */
+export interface ChatUploadsTable {
+  image_key: string;
+  thumb_key: string;
+  user_id: number;
+  created_at: number;
+}
+
+export interface SignupCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  expires_at: number;
+  tries_left: number;
+  created_at: number;
+}
+
+// safety (007_safety)
+export interface BlocksTable {
+  blocker_id: number;
+  blocked_id: number;
+  created_at: number;
+}
+
+export interface ReportsTable {
+  id: Generated<number>;
+  reporter_id: number;
+  target_type: string;
+  target_id: number;
+  target_user_id: number | null;
+  reason: string;
+  details: string;
+  status: string;
+  outcome: string | null;
+  decided_by: number | null;
+  decided_at: number | null;
+  created_at: number;
+}
+
+export interface ModAuditTable {
+  id: Generated<number>;
+  moderator_id: number;
+  action: string;
+  target_type: string;
+  target_id: number;
+  reason: string;
+  detail: string;
+  created_at: number;
+}
+
+export interface CreationLogTable {
+  user_id: number;
+  kind: string;
+  created_at: number;
+}
+
+// Notifications (features.md §D)
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  title: string;
+  body: string;
+  link: string;
+  subject_id: number | null;
+  created_at: number;
+  read_at: number | null;
+}
+
+export interface NotificationPrefsTable {
+  user_id: number;
+  kind: string;
+  channel: string;
+  enabled: number;
+}
+
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: number;
+}
+
+export interface ChatMailMarksTable {
+  room_id: string;
+  user_id: number;
+  last_sent_at: number;
+}
+
+// deals (005_deals)
+export interface OffersTable {
+  id: Generated<number>;
+  listing_id: number;
+  room_id: string;
+  buyer_id: number;
+  by_id: number;
+  amount_cents: number;
+  status: 'PENDING' | 'ACCEPTED' | 'DECLINED' | 'COUNTERED' | 'WITHDRAWN' | 'EXPIRED' | 'CANCELLED';
+  created_at: number;
+  expires_at: number;
+  updated_at: number;
+  accepted_at: number | null;
+  handoff_code: string | null;
+  handoff_failures: Generated<number>;
+}
+
+export interface MeetupsTable {
+  id: Generated<number>;
+  listing_id: number;
+  room_id: string;
+  proposer_id: number;
+  spot_id: string | null;
+  place: string;
+  starts_at: number;
+  status: 'PROPOSED' | 'CONFIRMED' | 'DECLINED' | 'CANCELLED' | 'DONE' | 'NO_SHOW';
+  created_at: number;
+  updated_at: number;
+  /** NO_SHOW only: the student reported as absent (reliability counts these) and the reporter. */
+  reported_user_id: number | null;
+  reported_by_id: number | null;
+}
+
+export interface DealsTable {
+  id: Generated<number>;
+  listing_id: number;
+  listing_name: string;
+  seller_id: number;
+  buyer_id: number;
+  price_cents: number;
+  completed_at: number;
+  /** The accepted offer the hand-off confirmed (unique: one deal per reservation). */
+  offer_id: number | null;
+}
+
+// trust (011_trust): reviews of deals, blind until revealed_at.
+export interface ReviewsTable {
+  id: Generated<number>;
+  deal_id: number;
+  reviewer_id: number;
+  subject_id: number;
+  stars: number;
+  text: string;
+  tags: string;
+  created_at: number;
+  revealed_at: number | null;
 }
 
 export interface Database {
@@ -76,4 +343,34 @@ export interface Database {
   chat_rooms: ChatRoomsTable;
   chat_messages: ChatMessagesTable;
   chat_reads: ChatReadsTable;
+  // selling
+  listing_photos: ListingPhotosTable;
+  listing_saves: ListingSavesTable;
+  saved_searches: SavedSearchesTable;
+  wanted_posts: WantedPostsTable;
+  saved_search_matches: SavedSearchMatchesTable;
+  wanted_matches: WantedMatchesTable;
+  listing_price_drops: ListingPriceDropsTable;
+  // Hardening (issue 8)
+  jobs: JobsTable;
+  signup_codes: SignupCodesTable;
+  // safety (007_safety)
+  blocks: BlocksTable;
+  reports: ReportsTable;
+  mod_audit: ModAuditTable;
+  creation_log: CreationLogTable;
+  // Notifications
+  notifications: NotificationsTable;
+  notification_prefs: NotificationPrefsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  chat_mail_marks: ChatMailMarksTable;
+  // 010_chat_hardening
+  deployment: DeploymentTable;
+  chat_uploads: ChatUploadsTable;
+  // deals (005_deals)
+  offers: OffersTable;
+  meetups: MeetupsTable;
+  deals: DealsTable;
+  // trust (011_trust)
+  reviews: ReviewsTable;
 }

@@ -1,5 +1,5 @@
-import { ERROR_CODES, MESSAGES, type ApiError } from '@campus/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { CHAT_HARDENING_MESSAGES, ERROR_CODES, MESSAGES, type ApiError } from '@campus/contract';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 
 /** An error whose message is meant for the person using the app. */
@@ -43,6 +43,25 @@ export function parseOr400<T>(
   return result.data;
 }
 
+/**
+ * Errors of the multipart parser (busboy, @fastify/multipart) on a body that is not a well-formed
+ * form: no boundary, a truncated part, a part cut off before its headers end. They carry no code,
+ * only these messages. A bad upload is the client's mistake: 400, never 500 (issue 8, item 15).
+ */
+const MALFORMED_MULTIPART = /^(Multipart: |Unexpected end of (multipart data|form)|Malformed part header)/;
+
+export function isMalformedMultipart(
+  request: FastifyRequest,
+  error: { code?: string; message: string },
+): boolean {
+  if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')) return false;
+  return (
+    error.code === 'FST_PROTO_VIOLATION' ||
+    error.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' ||
+    (error.code === undefined && MALFORMED_MULTIPART.test(error.message))
+  );
+}
+
 /** One error shape for the whole API: `{message, code}`; 5xx detail stays in the log. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
@@ -60,6 +79,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       return reply.code(400).send(body(MESSAGES.badJson, ERROR_CODES.validation));
+    }
+    if (isMalformedMultipart(request, error)) {
+      return reply.code(400).send(body(CHAT_HARDENING_MESSAGES.malformedMultipart, ERROR_CODES.validation));
     }
     if (status >= 400 && status < 500) {
       return reply.code(status).send(body(error.message, codeForStatus(status)));

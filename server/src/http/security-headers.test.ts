@@ -5,7 +5,12 @@ import helmet from '@fastify/helmet';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helper.js';
-import { CONTENT_SECURITY_POLICY, requestIdGenerator, securityHeaders } from './security-headers.js';
+import {
+  contentSecurityPolicy,
+  requestIdGenerator,
+  securityHeaders,
+  webSocketUrl,
+} from './security-headers.js';
 
 /** The policy the app used to hand to @fastify/helmet on every request; now precomputed. */
 const HELMET_POLICY = (production: boolean) => ({
@@ -15,7 +20,7 @@ const HELMET_POLICY = (production: boolean) => ({
       scriptSrc: ["'self'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
-      connectSrc: ["'self'", 'ws:', 'wss:'],
+      connectSrc: ["'self'", 'ws://localhost:3000/ws'],
       fontSrc: ["'self'"],
       objectSrc: ["'none'"],
       frameAncestors: ["'none'"],
@@ -30,7 +35,7 @@ const HELMET_POLICY = (production: boolean) => ({
 
 const EXPECTED: Record<string, string> = {
   'content-security-policy':
-    "default-src 'self';base-uri 'self';font-src 'self';form-action 'self';frame-ancestors 'none';img-src 'self' data: blob:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self' ws: wss:",
+    "default-src 'self';base-uri 'self';font-src 'self';form-action 'self';frame-ancestors 'none';img-src 'self' data: blob:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self' ws://localhost:3000/ws",
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
   'origin-agent-cluster': '?1',
@@ -61,11 +66,30 @@ async function helmetHeaders(production: boolean): Promise<Record<string, string
 
 describe('security headers', () => {
   it('are exactly the headers @fastify/helmet sets with our policy', async () => {
-    expect(securityHeaders(false)).toEqual(await helmetHeaders(false));
-    expect(securityHeaders(true)).toEqual(await helmetHeaders(true));
-    expect(securityHeaders(false)).toEqual(EXPECTED);
-    expect(securityHeaders(true)).toEqual({ ...EXPECTED, 'strict-transport-security': HSTS });
-    expect(CONTENT_SECURITY_POLICY).toBe(EXPECTED['content-security-policy']);
+    const local = 'http://localhost:3000';
+    expect(securityHeaders(false, local)).toEqual(await helmetHeaders(false));
+    expect(securityHeaders(true, local)).toEqual(await helmetHeaders(true));
+    expect(securityHeaders(false, local)).toEqual(EXPECTED);
+    expect(securityHeaders(true, local)).toEqual({ ...EXPECTED, 'strict-transport-security': HSTS });
+    expect(contentSecurityPolicy(local)).toBe(EXPECTED['content-security-policy']);
+  });
+
+  it("connect-src allows this origin's WebSocket URL only, never ws:/wss: to any host (issue 8, item 18)", async () => {
+    expect(webSocketUrl('https://market.example.edu')).toBe('wss://market.example.edu/ws');
+    expect(webSocketUrl('http://127.0.0.1:3110')).toBe('ws://127.0.0.1:3110/ws');
+    const t = await createTestApp({ env: { PUBLIC_URL: 'https://market.example.edu' } });
+    try {
+      const res = await t.app.inject({ url: '/healthz' });
+      const connectSrc = String(res.headers['content-security-policy'])
+        .split(';')
+        .find((d) => d.startsWith('connect-src'));
+      expect(connectSrc).toBe("connect-src 'self' wss://market.example.edu/ws");
+      const sources = connectSrc?.split(' ').slice(1) ?? [];
+      expect(sources).not.toContain('ws:');
+      expect(sources).not.toContain('wss:');
+    } finally {
+      await t.close();
+    }
   });
 
   describe.each([

@@ -2,23 +2,33 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
+/** This app's STOMP endpoint as a browser names it: PUBLIC_URL with ws(s): and the /ws path. */
+export function webSocketUrl(publicUrl: string): string {
+  const url = new URL('/ws', publicUrl);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
+}
+
 /**
  * The Content-Security-Policy of every answer (the SPA's pages and the API alike). Toasts inject
- * their own style tag, hence 'unsafe-inline' for styles only.
+ * their own style tag, hence 'unsafe-inline' for styles only. Scripts may connect only to this
+ * origin ('self', which CSP Level 3 browsers also apply to ws:/wss: on the same host) and to this
+ * app's WebSocket URL named by PUBLIC_URL — never to a WebSocket on another host (issue 8, item 18).
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "base-uri 'self'",
-  "font-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "img-src 'self' data: blob:",
-  "object-src 'none'",
-  "script-src 'self'",
-  "script-src-attr 'none'",
-  "style-src 'self' 'unsafe-inline'",
-  "connect-src 'self' ws: wss:",
-].join(';');
+export const contentSecurityPolicy = (publicUrl: string): string =>
+  [
+    "default-src 'self'",
+    "base-uri 'self'",
+    "font-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "img-src 'self' data: blob:",
+    "object-src 'none'",
+    "script-src 'self'",
+    "script-src-attr 'none'",
+    "style-src 'self' 'unsafe-inline'",
+    `connect-src 'self' ${webSocketUrl(publicUrl)}`,
+  ].join(';');
 
 /**
  * The security headers of every response, computed once: exactly the headers @fastify/helmet 13
@@ -27,9 +37,9 @@ export const CONTENT_SECURITY_POLICY = [
  * ~13 % of the server's CPU on the hot read endpoints). HSTS only in production, which sits
  * behind a TLS proxy.
  */
-export function securityHeaders(production: boolean): Readonly<Record<string, string>> {
+export function securityHeaders(production: boolean, publicUrl: string): Readonly<Record<string, string>> {
   return Object.freeze({
-    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'content-security-policy': contentSecurityPolicy(publicUrl),
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     'origin-agent-cluster': '?1',
@@ -64,8 +74,8 @@ export function requestIdGenerator(): (req: { headers: IncomingHttpHeaders }) =>
  * One synchronous onRequest hook for every answer (pages, API, errors, 404s, uploads): the
  * security headers and the request id.
  */
-export function registerResponseHeaders(app: FastifyInstance, production: boolean): void {
-  const headers = securityHeaders(production);
+export function registerResponseHeaders(app: FastifyInstance, production: boolean, publicUrl: string): void {
+  const headers = securityHeaders(production, publicUrl);
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     reply.headers(headers);
     reply.header('x-request-id', request.id);

@@ -8,6 +8,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (List-Unsubscribe on notification e-mails). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -32,10 +34,23 @@ export function createMailer(options: {
 }
 
 function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  // Short timeouts: the job worker retries a failed send, and a claim's lease must outlast a send.
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
   return {
     async send(m) {
-      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+      await transport.sendMail({
+        from,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+        headers: m.headers,
+      });
     },
     async close() {
       transport.close();
@@ -52,10 +67,8 @@ function outboxMailer(dir: string, from: string, logger: FastifyBaseLogger): Mai
       const id = `${sentAt.getTime()}-${Math.random().toString(36).slice(2, 8)}`;
       const entry: OutboxEntry = { id, from, sentAt: sentAt.toISOString(), ...m };
       await writeFile(path.join(dir, `${id}.json`), JSON.stringify(entry, null, 2));
-      logger.info(
-        { mailTo: m.to, subject: m.subject },
-        'mail saved to the development outbox (see /dev/outbox)',
-      );
+      // Never the subject or body: they carry the code, and no code goes to a log (issue 8, item 2).
+      logger.info({ mailTo: m.to }, 'mail saved to the development outbox (see /dev/outbox)');
     },
     async close() {},
   };

@@ -15,21 +15,39 @@ const escapeHtml = (s: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
-function codeMail(input: CodeMailInput, kind: 'verify' | 'reset'): MailMessage {
+type CodeKind = 'verify' | 'reset' | 'login';
+
+const PURPOSE: Record<CodeKind, string> = {
+  verify: 'Use this code to verify your university e-mail and finish signing up.',
+  reset: 'Use this code to set a new password for your account.',
+  login:
+    'There were many failed attempts to log in to your account, so logging in now also needs this code. Enter it with your password.',
+};
+
+const IGNORE: Record<CodeKind, string> = {
+  verify: 'If you did not sign up, you can ignore this e-mail: no account is created without this code.',
+  reset: 'If you did not ask to reset your password, ignore this e-mail: your password stays as it is.',
+  login:
+    'If you did not try to log in, someone may be guessing your password: nobody can log in without this code, but consider choosing a stronger password.',
+};
+
+function codeMail(input: CodeMailInput, kind: CodeKind): MailMessage {
   const product = `${input.campusName} Campus Market`;
-  const purpose =
-    kind === 'verify'
-      ? 'Use this code to verify your university e-mail and finish signing up.'
-      : 'Use this code to set a new password for your account.';
-  const ignore =
-    kind === 'verify'
-      ? 'If you did not sign up, you can ignore this e-mail: no account is created without this code.'
-      : 'If you did not ask to reset your password, ignore this e-mail: your password stays as it is.';
+  const purpose = PURPOSE[kind];
+  const ignore = IGNORE[kind];
   const subject =
     kind === 'verify'
       ? `${input.code} is your ${product} code`
-      : `${input.code} is your ${product} password reset code`;
-  const link = `${input.publicUrl}/${kind === 'verify' ? `verify?email=${encodeURIComponent(input.to)}` : 'resetPass'}`;
+      : kind === 'reset'
+        ? `${input.code} is your ${product} password reset code`
+        : `${input.code} is your ${product} login code`;
+  const page =
+    kind === 'verify'
+      ? `verify?email=${encodeURIComponent(input.to)}`
+      : kind === 'reset'
+        ? 'resetPass'
+        : 'login';
+  const link = `${input.publicUrl}/${page}`;
   const text = [
     `Hi ${input.firstName},`,
     '',
@@ -59,3 +77,4 @@ function codeMail(input: CodeMailInput, kind: 'verify' | 'reset'): MailMessage {
 
 export const verificationMail = (input: CodeMailInput) => codeMail(input, 'verify');
 export const resetMail = (input: CodeMailInput) => codeMail(input, 'reset');
+export const loginCodeMail = (input: CodeMailInput) => codeMail(input, 'login');

@@ -5,6 +5,7 @@ import type { StompVersion } from './frame.js';
 import {
   CLOSE,
   DEFAULT_SESSION_OPTIONS,
+  StompError,
   StompSession,
   type SessionOptions,
   type StompHooks,
@@ -24,6 +25,32 @@ export interface StompServerOptions {
   /** Largest WebSocket message accepted, bytes (frames are limited separately, and smaller). */
   maxPayload?: number;
   session?: Partial<SessionOptions>;
+  /** Open sessions per user on this process; one more CONNECT gets ERROR `tooManySessionsMessage`. */
+  maxSessionsPerUser?: number;
+  tooManySessionsMessage?: string;
+  /** Sockets per client IP that have not completed CONNECT yet; more are refused with 429. */
+  maxPendingPerIp?: number;
+  /** Longest stretch of delivery work before yielding to the event loop (ms). */
+  deliverySliceMs?: number;
+}
+
+export const STOMP_SERVER_DEFAULTS = {
+  maxSessionsPerUser: 20,
+  tooManySessionsMessage: 'Too many open sessions. Close a tab and try again.',
+  maxPendingPerIp: 16,
+  deliverySliceMs: 5,
+} as const;
+
+/** Sessions of one user served synchronously when no delivery is queued (cheap, keeps order). */
+const SYNC_DELIVERY_MAX = 64;
+
+/** One MESSAGE for every session of a user, delivered in slices (see StompServer.drain). */
+interface DeliveryJob {
+  sessions: StompSession[];
+  next: number;
+  destination: string;
+  body: string;
+  messageId: string;
 }
 
 /** Sub-protocols in order of preference, and the STOMP version each one caps the session at. */
@@ -62,6 +89,15 @@ export class StompServer {
   private readonly byUser = new Map<number, Set<StompSession>>();
   private readonly sessions = new Set<StompSession>();
   private closing = false;
+  private readonly pendingByIp = new Map<string, number>();
+  private readonly deliveries: DeliveryJob[] = [];
+  private draining = false;
+  private readonly limits: Required<
+    Pick<
+      StompServerOptions,
+      'maxSessionsPerUser' | 'tooManySessionsMessage' | 'maxPendingPerIp' | 'deliverySliceMs'
+    >
+  >;
   private attachedTo: Server | null = null;
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
     this.upgrade(req, socket, head);
@@ -73,6 +109,12 @@ export class StompServer {
       ...options.session,
       limits: { ...DEFAULT_SESSION_OPTIONS.limits, ...options.session?.limits },
       heartBeat: { ...DEFAULT_SESSION_OPTIONS.heartBeat, ...options.session?.heartBeat },
+    };
+    this.limits = {
+      maxSessionsPerUser: options.maxSessionsPerUser ?? STOMP_SERVER_DEFAULTS.maxSessionsPerUser,
+      tooManySessionsMessage: options.tooManySessionsMessage ?? STOMP_SERVER_DEFAULTS.tooManySessionsMessage,
+      maxPendingPerIp: options.maxPendingPerIp ?? STOMP_SERVER_DEFAULTS.maxPendingPerIp,
+      deliverySliceMs: options.deliverySliceMs ?? STOMP_SERVER_DEFAULTS.deliverySliceMs,
     };
     this.allowed = new Set(
       options.allowedOrigins.map(normalizeOrigin).filter((o): o is string => o !== null),
@@ -101,17 +143,53 @@ export class StompServer {
     return this.sessions.size;
   }
 
+  /** Told the user's number of connected sessions on this process whenever it changes (presence). */
+  readonly sessionListeners: Array<(userId: number, count: number) => void> = [];
+
+  private sessionsChanged(userId: number, count: number): void {
+    for (const listener of this.sessionListeners) listener(userId, count);
+  }
+
   sessionsOf(userId: number): StompSession[] {
     return [...(this.byUser.get(userId) ?? [])];
   }
 
-  /** Delivers MESSAGE to every subscription on `destination` of every session of the user. */
+  /**
+   * Queues MESSAGE to every subscription on `destination` of every session of the user. Delivery
+   * runs in slices of at most `deliverySliceMs`, yielding to the event loop in between, so a user
+   * with thousands of sessions never stalls other requests; jobs run in order, so each session
+   * still sees messages in the order they were stored. Returns how many sessions are queued.
+   */
   deliverToUser(userId: number, destination: string, body: string, messageId: string): number {
-    let sent = 0;
     const set = this.byUser.get(userId);
-    if (!set) return 0;
-    for (const session of set) sent += session.deliver(destination, body, messageId);
-    return sent;
+    if (!set || set.size === 0) return 0;
+    // The common case (a few tabs, nothing queued ahead) is delivered at once, in order.
+    if (this.deliveries.length === 0 && set.size <= SYNC_DELIVERY_MAX) {
+      for (const session of set) session.deliver(destination, body, messageId);
+      return set.size;
+    }
+    this.deliveries.push({ sessions: [...set], next: 0, destination, body, messageId });
+    if (!this.draining) {
+      this.draining = true;
+      setImmediate(() => this.drain());
+    }
+    return set.size;
+  }
+
+  private drain(): void {
+    const deadline = performance.now() + this.limits.deliverySliceMs;
+    while (this.deliveries.length > 0) {
+      const job = this.deliveries[0]!;
+      while (job.next < job.sessions.length) {
+        job.sessions[job.next++]!.deliver(job.destination, job.body, job.messageId);
+        if ((job.next & 31) === 0 && performance.now() >= deadline) {
+          setImmediate(() => this.drain());
+          return;
+        }
+      }
+      this.deliveries.shift();
+    }
+    this.draining = false;
   }
 
   /**
@@ -168,11 +246,15 @@ export class StompServer {
       return;
     }
     if (this.closing) return reject(socket, 503, 'Service Unavailable');
+    const ip = req.socket.remoteAddress ?? 'unknown';
+    if ((this.pendingByIp.get(ip) ?? 0) >= this.limits.maxPendingPerIp) {
+      return reject(socket, 429, 'Too Many Requests');
+    }
     const origin = req.headers.origin;
     if (origin !== undefined) {
       if (!this.originAllowed(origin, req.headers.host)) return reject(socket, 403, 'Forbidden');
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, ip));
   }
 
   private originAllowed(origin: string, host: string | undefined): boolean {
@@ -186,21 +268,38 @@ export class StompServer {
     );
   }
 
-  private accept(ws: WebSocket): void {
+  private accept(ws: WebSocket, ip: string): void {
     const cap = SUB_PROTOCOLS.find(([name]) => name === ws.protocol)?.[1] ?? null;
     const session = new StompSession(ws, this.options.hooks, this.sessionOptions, cap);
     this.sessions.add(session);
+    // Counted as pending until it is registered or closes, whichever comes first.
+    this.pendingByIp.set(ip, (this.pendingByIp.get(ip) ?? 0) + 1);
+    let pending = true;
+    const settle = () => {
+      if (!pending) return;
+      pending = false;
+      const left = (this.pendingByIp.get(ip) ?? 1) - 1;
+      if (left <= 0) this.pendingByIp.delete(ip);
+      else this.pendingByIp.set(ip, left);
+    };
     session.onConnect((s) => {
       const userId = s.principal!.userId;
       let set = this.byUser.get(userId);
       if (!set) this.byUser.set(userId, (set = new Set()));
+      if (set.size >= this.limits.maxSessionsPerUser) {
+        if (set.size === 0) this.byUser.delete(userId);
+        throw new StompError(this.limits.tooManySessionsMessage, undefined, CLOSE.policy);
+      }
+      settle();
       set.add(s);
+      this.sessionsChanged(userId, set.size);
     });
     session.onClose((s) => {
+      settle();
       this.sessions.delete(s);
       if (s.principal) {
         const set = this.byUser.get(s.principal.userId);
-        set?.delete(s);
+        if (set?.delete(s)) this.sessionsChanged(s.principal.userId, set.size);
         if (set && set.size === 0) this.byUser.delete(s.principal.userId);
       }
     });

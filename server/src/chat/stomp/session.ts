@@ -36,6 +36,46 @@ export class StompError extends Error {
   }
 }
 
+/**
+ * A SEND refused for an application reason (not a member, blank, too long, rate limit…): the
+ * session answers a MESSAGE on the errors destination with `{message, code, receiptId}`, sends no
+ * RECEIPT, and stays open. Protocol errors stay StompErrors (ERROR, then close).
+ */
+export class StompAppError extends Error {
+  override readonly name = 'StompAppError';
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The body of a MESSAGE on the errors destination. */
+export interface StompAppErrorBody {
+  message: string;
+  code: string;
+  /** The `receipt` header of the refused frame, or null when it had none. */
+  receiptId: string | null;
+}
+
+/** Time and timers a session uses; tests inject a manual clock instead of sleeping. */
+export interface StompTimers {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const REAL_TIMERS: StompTimers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref();
+    return t;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
 export const CLOSE = {
   normal: 1000,
   goingAway: 1001,
@@ -50,13 +90,21 @@ export interface StompHooks {
   authenticate(headers: Record<string, string>): Promise<StompPrincipal>;
   /** Throws (StompError) when the principal may not subscribe to the destination. */
   authorizeSubscribe(principal: StompPrincipal, destination: string): Promise<void> | void;
-  /** Handles a SEND; the receipt is sent after it resolves. Throws to answer ERROR and close. */
+  /**
+   * Handles a SEND; the receipt is sent after it resolves. Throws StompAppError to refuse it
+   * without closing, anything else to answer ERROR and close.
+   */
   onSend(
     session: StompSession,
     destination: string,
     body: string,
     headers: Record<string, string>,
   ): Promise<void>;
+  /**
+   * Runs after the session is registered (so a revocation from now on reaches it) and before
+   * CONNECTED: throws (StompError) when the credential was revoked meanwhile.
+   */
+  revalidate?(principal: StompPrincipal): Promise<void>;
 }
 
 export interface StompLogger {
@@ -75,6 +123,13 @@ export interface SessionOptions {
   /** Frames waiting for processing at most (a client that floods faster than we store). */
   maxQueuedFrames: number;
   serverName: string;
+  /** A client that negotiated no incoming heart-beats and sends nothing for this long is closed. */
+  idleTimeoutMs: number;
+  /** Where application errors of a SEND are answered (STOMP_PATHS.errors). */
+  errorsDestination: string;
+  /** ERROR message sent when an idle client is closed. */
+  idleMessage: string;
+  timers: StompTimers;
   /** ERROR message sent when the principal's credential expires. */
   expiredMessage: string;
   logger?: StompLogger;
@@ -87,6 +142,10 @@ export const DEFAULT_SESSION_OPTIONS: SessionOptions = {
   maxBufferedBytes: 4 * 1024 * 1024,
   maxQueuedFrames: 256,
   serverName: 'campus-market/1.0',
+  idleTimeoutMs: 5 * 60_000,
+  errorsDestination: '/user/queue/errors',
+  idleMessage: 'Closed after 5 minutes without activity',
+  timers: REAL_TIMERS,
   expiredMessage: 'Credentials expired',
 };
 
@@ -160,9 +219,10 @@ export class StompSession {
   private readonly transactions = new Map<string, Frame[]>();
   private chain: Promise<void> = Promise.resolve();
   private queued = 0;
-  private lastReceived = Date.now();
-  private lastSent = Date.now();
-  private timers: NodeJS.Timeout[] = [];
+  private lastReceived: number;
+  private lastSent: number;
+  private timers = new Set<unknown>();
+  private readonly clock: StompTimers;
   private ackCounter = 0;
   private readonly closeListeners: Array<(session: StompSession) => void> = [];
   private readonly connectListeners: Array<(session: StompSession) => void> = [];
@@ -175,6 +235,8 @@ export class StompSession {
     private readonly protocolVersion: StompVersion | null = null,
   ) {
     this.parser = new FrameParser(options.limits);
+    this.clock = options.timers;
+    this.lastReceived = this.lastSent = this.clock.now();
     ws.on('message', (data, isBinary) => this.onData(data, isBinary));
     ws.on('ping', () => this.touch());
     ws.on('pong', () => this.touch());
@@ -183,12 +245,28 @@ export class StompSession {
       this.options.logger?.warn({ err, session: this.id }, 'stomp socket error');
       this.finish();
     });
-    const connectTimer = setTimeout(() => {
+    this.after(options.connectTimeoutMs, () => {
       if (this.state === 'awaiting-connect')
         this.fail(new StompError('CONNECT expected', 'No CONNECT frame in time'));
-    }, options.connectTimeoutMs);
-    connectTimer.unref();
-    this.timers.push(connectTimer);
+    });
+  }
+
+  /** One-shot timer owned by the session (cleared when it closes). */
+  private after(ms: number, fn: () => void): void {
+    const handle = this.clock.setTimeout(() => {
+      this.timers.delete(handle);
+      fn();
+    }, ms);
+    this.timers.add(handle);
+  }
+
+  /** Repeating timer owned by the session. */
+  private every(ms: number, fn: () => void): void {
+    this.after(ms, () => {
+      if (this.state === 'closed') return;
+      fn();
+      if (this.isOpen) this.every(ms, fn);
+    });
   }
 
   get isOpen(): boolean {
@@ -246,7 +324,7 @@ export class StompSession {
   }
 
   private touch(): void {
-    this.lastReceived = Date.now();
+    this.lastReceived = this.clock.now();
   }
 
   private onData(data: RawData, _isBinary: boolean): void {
@@ -280,7 +358,8 @@ export class StompSession {
         try {
           await this.handle(frame);
         } catch (err) {
-          this.fail(err, frame);
+          if (err instanceof StompAppError) this.refuse(err, frame);
+          else this.fail(err, frame);
         }
       });
     }
@@ -336,7 +415,14 @@ export class StompSession {
         const pending = this.transactions.get(tx);
         if (!pending) throw new StompError(`Unknown transaction ${tx}`, undefined, CLOSE.protocol);
         this.transactions.delete(tx);
-        for (const f of pending) await this.send(this.required(f, 'destination'), f);
+        for (const f of pending) {
+          try {
+            await this.send(this.required(f, 'destination'), f);
+          } catch (err) {
+            if (!(err instanceof StompAppError)) throw err;
+            this.refuse(err, f);
+          }
+        }
         break;
       }
       case 'ABORT': {
@@ -401,6 +487,13 @@ export class StompSession {
     this.principal = principal;
     this.version = version;
     this.parser.version = version;
+    // Register first (the server may refuse: too many sessions), then check the credential again:
+    // a revocation committed before this check is seen here, one committed after it finds the
+    // session registered and closes it (issue 8 #4).
+    for (const listener of this.connectListeners) listener(this);
+    if (this.hooks.revalidate) await this.hooks.revalidate(principal);
+    // A revocation may have closed it meanwhile (isOpen: TypeScript's narrowing cannot see that).
+    if (!this.isOpen) return;
     this.state = 'connected';
     const { outgoing, incoming } = this.options.heartBeat;
     this.write(
@@ -418,14 +511,10 @@ export class StompSession {
     );
     this.startHeartBeats(negotiateHeartBeat(clientBeat, this.options.heartBeat));
     if (principal.expiresAt !== undefined) {
-      const expiry = setTimeout(
-        () => this.close(CLOSE.policy, this.options.expiredMessage),
-        Math.min(2 ** 31 - 1, Math.max(0, principal.expiresAt - Date.now())),
+      this.after(Math.min(2 ** 31 - 1, Math.max(0, principal.expiresAt - this.clock.now())), () =>
+        this.close(CLOSE.policy, this.options.expiredMessage),
       );
-      expiry.unref();
-      this.timers.push(expiry);
     }
-    for (const listener of this.connectListeners) listener(this);
   }
 
   private async subscribe(frame: Frame): Promise<void> {
@@ -471,6 +560,17 @@ export class StompSession {
     this.write(serializeFrame('RECEIPT', [['receipt-id', receipt]], '', { version: this.version }));
   }
 
+  /** An application refusal: MESSAGE on the errors destination, no RECEIPT, the session stays. */
+  private refuse(err: StompAppError, frame: Frame): void {
+    if (this.state !== 'connected') return;
+    const body: StompAppErrorBody = {
+      message: err.message,
+      code: err.code,
+      receiptId: header(frame, 'receipt') ?? null,
+    };
+    this.deliver(this.options.errorsDestination, JSON.stringify(body), `error-${++this.ackCounter}`);
+  }
+
   private sendError(message: string, detail?: string, frame?: Frame): void {
     const headers: Array<readonly [string, string]> = [['message', sanitizeHeaderValue(message)]];
     const receipt = frame ? header(frame, 'receipt') : undefined;
@@ -504,44 +604,49 @@ export class StompSession {
       this.emitClose();
       return;
     }
-    this.lastSent = Date.now();
+    this.lastSent = this.clock.now();
     // Our frames are UTF-8 text (JSON bodies), so text WebSocket messages.
     this.ws.send(data, { binary: false });
   }
 
   private startHeartBeats({ send, expect }: { send: number; expect: number }): void {
     if (send > 0) {
-      const t = setInterval(() => {
-        if (Date.now() - this.lastSent >= send / 2 && this.ws.readyState === this.ws.OPEN) {
-          this.lastSent = Date.now();
+      this.every(send, () => {
+        if (this.clock.now() - this.lastSent >= send / 2 && this.ws.readyState === this.ws.OPEN) {
+          this.lastSent = this.clock.now();
           this.ws.send('\n');
         }
-      }, send);
-      t.unref();
-      this.timers.push(t);
+      });
     }
+    this.lastReceived = this.clock.now();
     if (expect > 0) {
-      this.lastReceived = Date.now();
-      const t = setInterval(
-        () => {
-          if (Date.now() - this.lastReceived > expect * 2) {
-            this.options.logger?.warn({ session: this.id }, 'stomp heart-beat missed, dropping');
-            this.state = 'closed';
-            this.stopTimers();
-            this.ws.terminate();
-            this.emitClose();
-          }
-        },
-        Math.max(50, Math.floor(expect / 2)),
-      );
-      t.unref();
-      this.timers.push(t);
+      this.every(Math.max(50, Math.floor(expect / 2)), () => {
+        if (this.clock.now() - this.lastReceived > expect * 2) {
+          this.options.logger?.warn({ session: this.id }, 'stomp heart-beat missed, dropping');
+          this.state = 'closed';
+          this.stopTimers();
+          this.ws.terminate();
+          this.emitClose();
+        }
+      });
+    } else {
+      // No heart-beats agreed (e.g. `heart-beat: 0,0`): a client silent for idleTimeoutMs is gone.
+      this.watchIdle();
     }
   }
 
+  private watchIdle(): void {
+    const idle = this.options.idleTimeoutMs;
+    this.after(Math.max(1, this.lastReceived + idle - this.clock.now()), () => {
+      if (this.state === 'closed') return;
+      if (this.clock.now() - this.lastReceived >= idle) this.close(CLOSE.policy, this.options.idleMessage);
+      else this.watchIdle();
+    });
+  }
+
   private stopTimers(): void {
-    for (const t of this.timers) clearTimeout(t);
-    this.timers = [];
+    for (const t of this.timers) this.clock.clearTimeout(t);
+    this.timers.clear();
   }
 
   private finish(): void {

@@ -182,3 +182,39 @@ export function rawClient(url: string, protocols: string[] = ['v12.stomp'], orig
   });
   return client;
 }
+
+/**
+ * Timers for StompSession (`session.timers`) driven by the test: `advance(ms)` moves the clock and
+ * runs every callback that fell due, in order. No sleeping.
+ */
+export class ManualTimers {
+  nowMs = 1_700_000_000_000;
+  private seq = 0;
+  private readonly due = new Map<number, { at: number; fn: () => void }>();
+
+  now = (): number => this.nowMs;
+
+  setTimeout = (fn: () => void, ms: number): unknown => {
+    const id = ++this.seq;
+    this.due.set(id, { at: this.nowMs + Math.max(0, ms), fn });
+    return id;
+  };
+
+  clearTimeout = (handle: unknown): void => {
+    this.due.delete(handle as number);
+  };
+
+  advance(ms: number): void {
+    const end = this.nowMs + ms;
+    for (;;) {
+      let next: [number, { at: number; fn: () => void }] | undefined;
+      for (const entry of this.due)
+        if (entry[1].at <= end && (!next || entry[1].at < next[1].at)) next = entry;
+      if (!next) break;
+      this.due.delete(next[0]);
+      this.nowMs = Math.max(this.nowMs, next[1].at);
+      next[1].fn();
+    }
+    this.nowMs = end;
+  }
+}

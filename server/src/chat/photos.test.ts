@@ -1,0 +1,139 @@
+/** Chat photos (issue 8, item 13): only the sender's own uploads, and unsent uploads expire. */
+import { randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { CHAT_HARDENING_MESSAGES, CHAT_LIMITS, MESSAGES } from '@campus/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  asStudent,
+  createStudent,
+  createTestApp,
+  dialects,
+  type Student,
+  type TestApp,
+} from '../../test/helper.js';
+import { HttpError } from '../http/errors.js';
+import { makeJpeg } from '../listings/testing.js';
+import { storeJpeg } from '../media/index.js';
+import { CHAT_PHOTO_EXPIRE_JOB } from './photos.js';
+import { createListing, multipartFile } from './testing.js';
+
+describe.each(dialects)('chat photos (%s)', (dialect) => {
+  let t: TestApp;
+  let buyer: Student;
+  let seller: Student;
+  let listingId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, jobWorker: false });
+    buyer = await createStudent(t);
+    seller = await createStudent(t);
+    listingId = await createListing(t, seller.id);
+  });
+  afterAll(() => t.close());
+
+  const files = async () =>
+    (await readdir(path.join(t.dataDir, 'uploads')).catch(() => [] as string[])).sort();
+  const upload = async (s: Student): Promise<string> => {
+    const res = await asStudent(t, s, {
+      method: 'POST',
+      url: '/api/chats/upload',
+      ...multipartFile('image', 'p.jpg', await makeJpeg(64, 48)),
+    });
+    expect(res.statusCode).toBe(200);
+    return res.body;
+  };
+  const send = (senderId: number, url: string) =>
+    t.app.chat.service.send(senderId, buyer.id, seller.id, { content: '', url, listingId });
+  const refusal = async (p: Promise<unknown>) => {
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(HttpError);
+    return { status: (err as HttpError).statusCode, message: (err as HttpError).message };
+  };
+  const photoJobs = () =>
+    t.app.ctx.db.kysely
+      .selectFrom('jobs')
+      .select(['key', 'run_at'])
+      .where('type', '=', CHAT_PHOTO_EXPIRE_JOB)
+      .execute();
+
+  it("accepts the sender's own upload and refuses anyone else's or one never uploaded", async () => {
+    const mine = await upload(buyer);
+    expect((await send(buyer.id, mine)).url).toBe(mine);
+    expect(await refusal(send(seller.id, mine))).toEqual({
+      status: 400,
+      message: CHAT_HARDENING_MESSAGES.photoNotYours,
+    });
+    expect(await refusal(send(buyer.id, `/uploads/${randomUUID()}.jpg`))).toEqual({
+      status: 400,
+      message: CHAT_HARDENING_MESSAGES.photoNotYours,
+    });
+    expect(await refusal(send(buyer.id, 'https://elsewhere.example/x.jpg'))).toEqual({
+      status: 400,
+      message: MESSAGES.chatImageNotOurs,
+    });
+  });
+
+  it('removes an upload nobody sent after 24 h and keeps a sent one', async () => {
+    const sent = await upload(buyer);
+    await send(buyer.id, sent);
+    const unsent = await upload(buyer);
+    const name = (url: string) => url.slice('/uploads/'.length);
+    expect(await files()).toEqual(expect.arrayContaining([name(sent), name(unsent)]));
+    const jobs = await photoJobs();
+    expect(jobs.map((j) => j.key)).toContain(`${CHAT_PHOTO_EXPIRE_JOB}:${name(unsent)}`);
+
+    // Not before 24 h.
+    t.clock.advance(CHAT_LIMITS.unsentPhotoTtlMs - 60_000);
+    await t.app.ctx.jobs.runDue({ types: [CHAT_PHOTO_EXPIRE_JOB] });
+    expect(await files()).toContain(name(unsent));
+
+    t.clock.advance(60_000);
+    await t.app.ctx.jobs.runDue({ types: [CHAT_PHOTO_EXPIRE_JOB] });
+    const left = await files();
+    expect(left).not.toContain(name(unsent));
+    expect(left).not.toContain(name(unsent).replace('.jpg', '-thumb.jpg'));
+    expect(left).toContain(name(sent));
+    expect((await asStudent(t, buyer, { method: 'GET', url: sent })).statusCode).toBe(200);
+    // The expired photo is no longer the buyer's to send.
+    expect((await refusal(send(buyer.id, unsent))).message).toBe(CHAT_HARDENING_MESSAGES.photoNotYours);
+  });
+
+  it('records the upload and its removal job before writing any file (a crash leaves nothing unknown)', async () => {
+    const before = await files();
+    const failed = storeJpeg(t.app.ctx, await makeJpeg(32, 32), {
+      beforeWrite: async () => {
+        throw new Error('database unreachable');
+      },
+    });
+    await expect(failed).rejects.toThrow('database unreachable');
+    expect(await files()).toEqual(before);
+
+    // Written by a process that then died before answering: its record and job exist, so it expires.
+    let keys: { imageKey: string } | undefined;
+    await storeJpeg(t.app.ctx, await makeJpeg(32, 32), {
+      beforeWrite: async (k) => {
+        keys = k;
+        await t.app.ctx.db.kysely
+          .insertInto('chat_uploads')
+          .values({
+            image_key: k.imageKey,
+            thumb_key: k.thumbKey,
+            user_id: buyer.id,
+            created_at: t.clock.now(),
+          })
+          .execute();
+        await t.app.ctx.jobs.enqueue(t.app.ctx.db.kysely, CHAT_PHOTO_EXPIRE_JOB, k, {
+          runAt: t.clock.now() + CHAT_LIMITS.unsentPhotoTtlMs,
+        });
+      },
+    });
+    expect(await files()).toContain(keys?.imageKey);
+    t.clock.advance(CHAT_LIMITS.unsentPhotoTtlMs);
+    await t.app.ctx.jobs.runDue({ types: [CHAT_PHOTO_EXPIRE_JOB] });
+    expect(await files()).not.toContain(keys?.imageKey);
+  });
+});

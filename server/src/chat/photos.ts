@@ -1,0 +1,80 @@
+import { CHAT_HARDENING_MESSAGES, CHAT_LIMITS, MESSAGES } from '@campus/contract';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { principalOf } from '../http/auth.js';
+import { badRequest } from '../http/errors.js';
+import { keyFromUrl, removeStoredImage, storeJpeg, urlForKey } from '../media/index.js';
+
+/** Removes a chat photo no message uses, 24 h after its upload (enqueued with the upload). */
+export const CHAT_PHOTO_EXPIRE_JOB = 'chat.photo.expire';
+
+interface ExpirePayload {
+  imageKey: string;
+  thumbKey: string;
+}
+
+/**
+ * Chat photos (issue 8, item 13). POST /api/chats/upload records who uploaded the photo, and a
+ * durable job to remove it, in one transaction committed before the file is written; a SEND may
+ * carry only a `url` its sender uploaded. The job keeps the photo if a message uses it and
+ * otherwise deletes the record and the files — so an upload never sent, or one whose files were
+ * written by a process that crashed before answering, is gone 24 h later.
+ */
+export class ChatPhotos {
+  constructor(private readonly ctx: AppContext) {
+    ctx.jobs.register<ExpirePayload>(CHAT_PHOTO_EXPIRE_JOB, (p) => this.expire(p));
+  }
+
+  /** POST /api/chats/upload: the multipart field `image`; answers the photo's URL. */
+  readonly upload = async (request: FastifyRequest): Promise<string> => {
+    if (!request.isMultipart()) throw badRequest(MESSAGES.noFileUploaded);
+    const userId = principalOf(request).userId;
+    await this.ctx.limits.consume('upload:account', String(userId));
+    const part = await request.file();
+    if (!part) throw badRequest(MESSAGES.noFileUploaded);
+    if (part.fieldname !== 'image') {
+      part.file.resume();
+      throw badRequest(MESSAGES.noFileUploaded);
+    }
+    const stored = await storeJpeg(this.ctx, part.file, {
+      beforeWrite: (keys) =>
+        this.ctx.db.kysely.transaction().execute(async (trx) => {
+          const now = this.ctx.clock();
+          await trx
+            .insertInto('chat_uploads')
+            .values({ image_key: keys.imageKey, thumb_key: keys.thumbKey, user_id: userId, created_at: now })
+            .execute();
+          await this.ctx.jobs.enqueue<ExpirePayload>(trx, CHAT_PHOTO_EXPIRE_JOB, keys, {
+            key: `${CHAT_PHOTO_EXPIRE_JOB}:${keys.imageKey}`,
+            runAt: now + CHAT_LIMITS.unsentPhotoTtlMs,
+          });
+        }),
+    });
+    return stored.imageUrl;
+  };
+
+  /** Throws 400 unless `url` names a photo this student uploaded through POST /api/chats/upload. */
+  async assertUploadedBy(userId: number, url: string): Promise<void> {
+    const key = keyFromUrl(url);
+    if (key === null) throw badRequest(MESSAGES.chatImageNotOurs);
+    const row = await this.ctx.db.kysely
+      .selectFrom('chat_uploads')
+      .select('user_id')
+      .where('image_key', '=', key)
+      .executeTakeFirst();
+    if (!row || row.user_id !== userId) throw badRequest(CHAT_HARDENING_MESSAGES.photoNotYours);
+  }
+
+  private async expire({ imageKey, thumbKey }: ExpirePayload): Promise<void> {
+    const db = this.ctx.db.kysely;
+    const used = await db
+      .selectFrom('chat_messages')
+      .select('id')
+      .where('url', '=', urlForKey(imageKey))
+      .limit(1)
+      .executeTakeFirst();
+    if (used) return;
+    await db.deleteFrom('chat_uploads').where('image_key', '=', imageKey).execute();
+    await removeStoredImage(this.ctx, imageKey, thumbKey);
+  }
+}

@@ -1,0 +1,213 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
+import * as store from './store.js';
+
+/** `ctx.db.kysely` or a Kysely transaction: a job enqueued in a transaction exists only if it commits. */
+export type JobExecutor = Kysely<Database>;
+
+export type JobHandler<P> = (payload: P) => Promise<void>;
+
+export interface EnqueueOptions {
+  /** Epoch ms; defaults to now (ctx.clock()). */
+  runAt?: number;
+  /** Unique while the job is pending or running: a second enqueue with the same key is ignored. */
+  key?: string;
+  /** Attempts before the job is kept as failed; default JOB_DEFAULTS.maxAttempts. */
+  maxAttempts?: number;
+}
+
+export const JOB_DEFAULTS = {
+  maxAttempts: 10,
+  /** First retry after 5 s, doubling, at most 1 h apart (10 attempts ≈ 42 min in all). */
+  backoffBaseMs: 5_000,
+  backoffMaxMs: 3_600_000,
+  /**
+   * A claimed job is someone else's for this long; after that it is claimed again (its process
+   * crashed). Longer than any handler should take: handlers time out well before this.
+   */
+  leaseMs: 5 * 60_000,
+  /** How often an idle worker looks for due jobs (real time). */
+  pollMs: 1_000,
+  /** Jobs claimed per round trip. */
+  batchSize: 10,
+} as const;
+
+export interface JobQueueOptions {
+  db: Db;
+  clock: () => number;
+  logger: FastifyBaseLogger;
+  /** Run the background worker (poll loop). Tests that drive jobs with runDue() turn it off. */
+  worker?: boolean;
+  pollMs?: number;
+  leaseMs?: number;
+}
+
+/** Delay before attempt `attempts + 1`, given `attempts` already failed (attempts ≥ 1). */
+export function backoffMs(attempts: number): number {
+  return Math.min(JOB_DEFAULTS.backoffMaxMs, JOB_DEFAULTS.backoffBaseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * The durable job queue (issue 8): jobs live in the app's own database, so they are enqueued in the
+ * same transaction as the change that causes them, survive restarts, and need no extra server.
+ *
+ * Exactly once across processes: a job is claimed by one atomic UPDATE that sets `locked_until`
+ * (PostgreSQL picks the rows with `FOR UPDATE SKIP LOCKED`, so concurrent workers never claim the
+ * same row; SQLite has one writer, so the statement is atomic by itself). Success deletes the row;
+ * failure reschedules it with exponential back-off; a claim whose lease ran out (crashed process) is
+ * claimed again. Within a process, runs are serialised, so runDue() and the poll loop never overlap.
+ *
+ * At-least-once in the face of crashes: a process that dies after the handler's side effect but
+ * before deleting the row runs it again after the lease. Handlers should tolerate that.
+ */
+export class JobQueue {
+  private readonly handlers = new Map<string, JobHandler<unknown>>();
+  private readonly workerId = `w-${process.pid}-${randomBytes(4).toString('hex')}`;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private chain: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private kickTimer: NodeJS.Timeout | undefined;
+  private running = false;
+  /** A kick arrived during a round: look again right after it instead of waiting a poll period. */
+  private kickedWhileRunning = false;
+  private stopped = true;
+
+  constructor(private readonly options: JobQueueOptions) {
+    this.leaseMs = options.leaseMs ?? JOB_DEFAULTS.leaseMs;
+    this.pollMs = options.pollMs ?? JOB_DEFAULTS.pollMs;
+  }
+
+  register<P>(type: string, handler: JobHandler<P>): void {
+    if (this.handlers.has(type)) throw new Error(`job type ${type} is already registered`);
+    this.handlers.set(type, handler as JobHandler<unknown>);
+  }
+
+  async enqueue<P>(
+    executor: JobExecutor,
+    type: string,
+    payload: P,
+    options: EnqueueOptions = {},
+  ): Promise<void> {
+    await store.insertJob(executor, {
+      type,
+      payload: JSON.stringify(payload ?? null),
+      runAt: options.runAt ?? this.options.clock(),
+      key: options.key ?? null,
+      maxAttempts: options.maxAttempts ?? JOB_DEFAULTS.maxAttempts,
+      now: this.options.clock(),
+    });
+    // The transaction usually commits within milliseconds; look again shortly after.
+    this.kick();
+  }
+
+  /** Drops a pending job by key (a running one finishes; it cannot be recalled). */
+  async cancel(executor: JobExecutor, key: string): Promise<void> {
+    await store.deleteByKey(executor, key);
+  }
+
+  /** Asks the worker to look for due jobs soon (call after committing a transaction that enqueued). */
+  kick(): void {
+    if (this.stopped || this.kickTimer) return;
+    this.kickTimer = setTimeout(() => {
+      this.kickTimer = undefined;
+      if (this.running) this.kickedWhileRunning = true;
+      else this.tick();
+    }, 10);
+    this.kickTimer.unref();
+  }
+
+  /**
+   * Runs every job due at clock() now, in this process; resolves with how many ran (tests).
+   * `types` limits it to those job types (e.g. a test helper sending only the mail).
+   */
+  runDue(options: { types?: readonly string[] } = {}): Promise<number> {
+    return this.serialised(() => this.drain(options.types));
+  }
+
+  start(): void {
+    if (this.options.worker === false || !this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the jobs in hand to finish (called before the database closes). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.kickTimer);
+    this.kickTimer = undefined;
+    await this.chain.catch(() => undefined);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), ms);
+    this.timer.unref();
+  }
+
+  private tick(): void {
+    if (this.stopped || this.running) return;
+    this.running = true;
+    clearTimeout(this.timer);
+    this.serialised(() => this.drain())
+      .catch((err: unknown) => this.options.logger.error({ err }, 'job worker round failed'))
+      .finally(() => {
+        this.running = false;
+        const again = this.kickedWhileRunning;
+        this.kickedWhileRunning = false;
+        this.schedule(again ? 0 : this.pollMs);
+      });
+  }
+
+  private serialised<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.chain.catch(() => undefined).then(fn);
+    this.chain = next;
+    return next;
+  }
+
+  private async drain(types?: readonly string[]): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      const now = this.options.clock();
+      const jobs = await store.claimDue(this.options.db, {
+        now,
+        lockedUntil: now + this.leaseMs,
+        workerId: this.workerId,
+        limit: JOB_DEFAULTS.batchSize,
+        types,
+      });
+      if (jobs.length === 0) return ran;
+      await Promise.all(jobs.map((job) => this.runOne(job)));
+      ran += jobs.length;
+    }
+  }
+
+  private async runOne(job: store.ClaimedJob): Promise<void> {
+    const db = this.options.db.kysely;
+    const handler = this.handlers.get(job.type);
+    try {
+      if (!handler) throw new Error(`no handler registered for job type ${job.type}`);
+      await handler(JSON.parse(job.payload) as unknown);
+      await store.complete(db, job.id, this.workerId);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const now = this.options.clock();
+      const giveUp = job.attempts >= job.max_attempts;
+      // Type and id only: payloads may hold a code or an address, which never go to a log.
+      this.options.logger[giveUp ? 'error' : 'warn'](
+        { jobId: job.id, jobType: job.type, attempt: job.attempts, error: message },
+        giveUp ? 'job failed for good' : 'job failed; will retry',
+      );
+      await store.fail(db, job.id, this.workerId, {
+        error: message.slice(0, 1000),
+        now,
+        retryAt: giveUp ? null : now + backoffMs(job.attempts),
+      });
+    }
+  }
+}
