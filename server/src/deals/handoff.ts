@@ -1,0 +1,138 @@
+import { timingSafeEqual } from 'node:crypto';
+import {
+  DEALS_LIMITS,
+  DEALS_MESSAGES,
+  DEAL_EVENTS,
+  handoffBodySchema,
+  type Deal,
+  type HandoffCode,
+} from '@campus/contract';
+import type { AppContext } from '../context.js';
+import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
+import { conflict, JOB_RESERVATION_LAPSE } from './offers.js';
+import * as store from './store.js';
+import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
+
+type Outcome = { ok: true; deal: Deal } | { ok: false; locked: boolean };
+
+/** The hand-off code (features.md §A): the buyer shows it, the seller types it, the sale is confirmed. */
+export class HandoffService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly deps: DealsDeps,
+  ) {}
+
+  /** GET /listings/{id}/handoff: the reserved buyer only. */
+  async code(userId: number, listingId: number): Promise<HandoffCode> {
+    const db = this.ctx.db.kysely;
+    const listing = await store.findListing(db, listingId);
+    if (!listing) throw notFound(DEALS_MESSAGES.listingNotFound);
+    if (listing.status !== 'RESERVED' || listing.accepted_offer_id === null) {
+      if (userId !== listing.seller_id && userId !== listing.reserved_buyer_id) {
+        throw forbidden(DEALS_MESSAGES.handoffNotBuyer);
+      }
+      throw conflict(DEALS_MESSAGES.handoffNotReserved);
+    }
+    if (userId !== listing.reserved_buyer_id) throw forbidden(DEALS_MESSAGES.handoffNotBuyer);
+    const offer = await store.findOffer(db, listing.accepted_offer_id);
+    if (!offer?.handoff_code) throw conflict(DEALS_MESSAGES.handoffNotReserved);
+    return { code: offer.handoff_code };
+  }
+
+  /**
+   * POST /listings/{id}/handoff {code}: the seller only. The right code sells the listing to the
+   * reserved buyer and records the deal; wrong tries are counted (and kept: the count commits even
+   * though the answer is an error), and the fifth locks hand-off for this reservation.
+   */
+  async confirm(userId: number, listingId: number, body: unknown): Promise<{ deal: Deal }> {
+    const { code } = parseOr400(handoffBodySchema, body);
+    const outcome = await inDealsTx<Outcome>(this.ctx, this.deps, async (tx) => {
+      const listing = await store.lockListing(tx.db, listingId, tx.postgres);
+      if (!listing) throw notFound(DEALS_MESSAGES.listingNotFound);
+      if (listing.seller_id !== userId) throw forbidden(DEALS_MESSAGES.handoffNotSeller);
+      if (listing.status !== 'RESERVED' || listing.accepted_offer_id === null) {
+        throw conflict(DEALS_MESSAGES.handoffNotReserved);
+      }
+      const offer = await store.findOffer(tx.db, listing.accepted_offer_id);
+      if (!offer?.handoff_code) throw conflict(DEALS_MESSAGES.handoffNotReserved);
+      if (offer.handoff_failures >= DEALS_LIMITS.handoffMaxFailures)
+        throw conflict(DEALS_MESSAGES.handoffLocked);
+      const topic = DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id);
+      if (!sameCode(code, offer.handoff_code)) {
+        const failures = offer.handoff_failures + 1;
+        await tx.db
+          .updateTable('offers')
+          .set({ handoff_failures: failures, updated_at: tx.now })
+          .where('id', '=', offer.id)
+          .execute();
+        const locked = failures >= DEALS_LIMITS.handoffMaxFailures;
+        if (locked) {
+          await tx.post(
+            topic,
+            { senderId: userId, kind: 'system', content: DEAL_EVENTS.handoffLocked() },
+            { offer },
+          );
+        }
+        return { ok: false, locked };
+      }
+      return { ok: true, deal: await this.complete(tx, listing, offer, topic) };
+    });
+    if (!outcome.ok) {
+      if (outcome.locked) throw conflict(DEALS_MESSAGES.handoffLocked);
+      throw badRequest(DEALS_MESSAGES.handoffWrong);
+    }
+    return { deal: outcome.deal };
+  }
+
+  private async complete(
+    tx: DealsTx,
+    listing: store.DealListing,
+    offer: store.OfferRow,
+    topic: store.RoomTopic,
+  ): Promise<Deal> {
+    await tx.db
+      .updateTable('listings')
+      .set({ status: 'SOLD', is_sold: 1, updated_at: tx.now })
+      .where('id', '=', listing.id)
+      .execute();
+    tx.touchListing(listing.id);
+    const deal = await tx.db
+      .insertInto('deals')
+      .values({
+        listing_id: listing.id,
+        listing_name: listing.name,
+        seller_id: listing.seller_id,
+        buyer_id: offer.buyer_id,
+        price_cents: offer.amount_cents,
+        completed_at: tx.now,
+        offer_id: offer.id,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await this.ctx.jobs.cancel(tx.db, `${JOB_RESERVATION_LAPSE}:${offer.id}`);
+    const meetup = await tx.db
+      .updateTable('meetups')
+      .set({ status: 'DONE', updated_at: tx.now })
+      .where('room_id', '=', topic.roomId)
+      .where('listing_id', '=', listing.id)
+      .where('status', 'in', ['PROPOSED', 'CONFIRMED'])
+      .returningAll()
+      .executeTakeFirst();
+    await tx.post(
+      topic,
+      {
+        senderId: listing.seller_id,
+        kind: 'system',
+        content: DEAL_EVENTS.handoffDone(listing.name, offer.amount_cents / 100),
+      },
+      meetup ? { meetup } : { offer },
+    );
+    return store.toDeal(deal);
+  }
+}
+
+function sameCode(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import type { ChatModule } from '../chat/index.js';
+import type { AppContext } from '../context.js';
+import type { ListingsModule } from '../listings/index.js';
+import { HandoffService } from './handoff.js';
+import { MeetupsService } from './meetups.js';
+import { OffersService } from './offers.js';
+import { dealsRoutes } from './routes.js';
+import { attachCards } from './store.js';
+import type { DealsDeps } from './tx.js';
+
+export interface DealsModule {
+  offers: OffersService;
+  meetups: MeetupsService;
+  handoff: HandoffService;
+}
+
+/**
+ * Deals (features.md §A): offers, reservations, meet-ups, hand-off. Changes are posted into the
+ * pair's chat as cards and system messages and delivered live through the chat broker.
+ */
+export async function registerDeals(
+  app: FastifyInstance,
+  ctx: AppContext,
+  chat: ChatModule,
+  listings: ListingsModule,
+): Promise<DealsModule> {
+  const deps: DealsDeps = {
+    publish: (event) => chat.broker.publish(event),
+    listingWritten: (row) => listings.service.written(row),
+  };
+  const offers = new OffersService(ctx, deps);
+  offers.registerJobs();
+  const meetups = new MeetupsService(ctx, deps, offers);
+  const handoff = new HandoffService(ctx, deps);
+  chat.service.setCardLoader((messages, rows) => attachCards(ctx.db.kysely, messages, rows));
+  await app.register(dealsRoutes(ctx, offers, meetups, handoff));
+  return { offers, meetups, handoff };
+}

@@ -1,0 +1,455 @@
+import { randomInt } from 'node:crypto';
+import {
+  DEALS_DURATIONS_MS,
+  DEALS_MESSAGES,
+  DEAL_EVENTS,
+  offerBodySchema,
+  type Offer,
+} from '@campus/contract';
+import type { AppContext } from '../context.js';
+import { forbidden, HttpError, notFound, parseOr400 } from '../http/errors.js';
+import { assertNotBlocked } from '../safety/index.js';
+import { cancelOpenMeetups } from './meetup-rules.js';
+import * as store from './store.js';
+import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
+
+export const conflict = (message: string) => new HttpError(409, message);
+
+export const JOB_OFFER_EXPIRE = 'deals.offer-expire';
+export const JOB_RESERVATION_LAPSE = 'deals.reservation-lapse';
+const expireKey = (offerId: number) => `${JOB_OFFER_EXPIRE}:${offerId}`;
+const lapseKey = (offerId: number, at?: number) =>
+  at === undefined ? `${JOB_RESERVATION_LAPSE}:${offerId}` : `${JOB_RESERVATION_LAPSE}:${offerId}:${at}`;
+
+const cents = (c: number) => c / 100;
+
+/** Offers and reservations (features.md §A "Offers"): every change is one transaction. */
+export class OffersService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly deps: DealsDeps,
+  ) {}
+
+  private run<T>(fn: (tx: DealsTx) => Promise<T>): Promise<T> {
+    return inDealsTx(this.ctx, this.deps, fn);
+  }
+
+  /** The listing, locked; 404 when it does not exist. */
+  private async listing(tx: DealsTx, id: number): Promise<store.DealListing> {
+    const listing = await store.lockListing(tx.db, id, tx.postgres);
+    if (!listing) throw notFound(DEALS_MESSAGES.listingNotFound);
+    return listing;
+  }
+
+  /** The offer and its listing (locked), for a party of the offer; 404 / 403 otherwise. */
+  private async offerFor(tx: DealsTx, userId: number, offerId: number) {
+    const first = await store.findOffer(tx.db, offerId);
+    if (!first) throw notFound(DEALS_MESSAGES.offerNotFound);
+    const listing = await this.listing(tx, first.listing_id);
+    // Read again under the listing's lock: this is the state the change applies to.
+    const offer = (await store.findOffer(tx.db, offerId))!;
+    if (userId !== offer.buyer_id && userId !== listing.seller_id)
+      throw forbidden(DEALS_MESSAGES.offerNotYours);
+    await assertNotBlocked(this.ctx, offer.buyer_id, listing.seller_id, tx.db);
+    return { offer, listing };
+  }
+
+  private async name(tx: DealsTx, userId: number): Promise<string> {
+    return (await store.firstNames(tx.db, [userId])).get(userId) ?? 'Someone';
+  }
+
+  private async setStatus(tx: DealsTx, offer: store.OfferRow, status: store.OfferRow['status']) {
+    const row = await tx.db
+      .updateTable('offers')
+      .set({ status, updated_at: tx.now })
+      .where('id', '=', offer.id)
+      .where('status', '=', offer.status)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw conflict(DEALS_MESSAGES.offerNotPending);
+    if (offer.status === 'PENDING') await this.ctx.jobs.cancel(tx.db, expireKey(offer.id));
+    return row;
+  }
+
+  private async insertOffer(
+    tx: DealsTx,
+    o: { listingId: number; roomId: string; buyerId: number; byId: number; amountCents: number },
+  ) {
+    const row = await tx.db
+      .insertInto('offers')
+      .values({
+        listing_id: o.listingId,
+        room_id: o.roomId,
+        buyer_id: o.buyerId,
+        by_id: o.byId,
+        amount_cents: o.amountCents,
+        status: 'PENDING',
+        created_at: tx.now,
+        expires_at: tx.now + DEALS_DURATIONS_MS.offerExpiry,
+        updated_at: tx.now,
+        accepted_at: null,
+        handoff_code: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await this.ctx.jobs.enqueue(
+      tx.db,
+      JOB_OFFER_EXPIRE,
+      { offerId: row.id },
+      {
+        runAt: row.expires_at,
+        key: expireKey(row.id),
+      },
+    );
+    return row;
+  }
+
+  /** POST /listings/{id}/offers: a buyer's offer; a new one supersedes their PENDING one. */
+  make(userId: number, listingId: number, body: unknown): Promise<Offer> {
+    const { amount } = parseOr400(offerBodySchema, body);
+    return this.run(async (tx) => {
+      const listing = await this.listing(tx, listingId);
+      if (listing.seller_id === userId) throw forbidden(DEALS_MESSAGES.offerOwnListing);
+      if (listing.status !== 'AVAILABLE') throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
+      // A block between the two stops offers as it stops messages (features.md §C).
+      await assertNotBlocked(this.ctx, userId, listing.seller_id, tx.db);
+      const topic = DealsTx.topic(listingId, listing.seller_id, userId);
+      await store.ensureRoom(tx.db, topic, tx.now);
+      const actor = await this.name(tx, userId);
+      const previous = await tx.db
+        .selectFrom('offers')
+        .selectAll()
+        .where('listing_id', '=', listingId)
+        .where('buyer_id', '=', userId)
+        .where('status', '=', 'PENDING')
+        .executeTakeFirst();
+      if (previous) {
+        // The buyer's own offer is withdrawn; the seller's counter counts as countered.
+        const replaced = await this.setStatus(
+          tx,
+          previous,
+          previous.by_id === userId ? 'WITHDRAWN' : 'COUNTERED',
+        );
+        const text =
+          replaced.status === 'WITHDRAWN'
+            ? DEAL_EVENTS.offerWithdrawn(actor, cents(previous.amount_cents))
+            : DEAL_EVENTS.offerCountered(actor, amount / 100);
+        await tx.post(topic, { senderId: userId, kind: 'system', content: text }, { offer: replaced });
+      }
+      const offer = await this.insertOffer(tx, {
+        listingId,
+        roomId: topic.roomId,
+        buyerId: userId,
+        byId: userId,
+        amountCents: amount,
+      });
+      await tx.post(
+        topic,
+        { senderId: userId, kind: 'offer', content: DEAL_EVENTS.offerMade(actor, amount / 100) },
+        { offer },
+      );
+      return store.toOffer(offer);
+    });
+  }
+
+  /** POST /offers/{id}/accept: the side that did not make it; reserves the listing for the buyer. */
+  accept(userId: number, offerId: number): Promise<Offer> {
+    return this.run(async (tx) => {
+      const { offer, listing } = await this.offerFor(tx, userId, offerId);
+      if (offer.status !== 'PENDING') throw conflict(DEALS_MESSAGES.offerNotPending);
+      if (offer.by_id === userId) throw forbidden(DEALS_MESSAGES.offerOwnAnswer);
+      if (listing.status !== 'AVAILABLE') throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
+      // An ACCEPTED offer left from a reservation that ended by PUT /listings/sold is over.
+      await tx.db
+        .updateTable('offers')
+        .set({ status: 'CANCELLED', updated_at: tx.now })
+        .where('listing_id', '=', listing.id)
+        .where('status', '=', 'ACCEPTED')
+        .execute();
+      // Conditional on AVAILABLE: even without the row lock, a second accept finds nothing to update.
+      const reserved = await tx.db
+        .updateTable('listings')
+        .set({
+          status: 'RESERVED',
+          reserved_buyer_id: offer.buyer_id,
+          accepted_offer_id: offer.id,
+          updated_at: tx.now,
+        })
+        .where('id', '=', listing.id)
+        .where('status', '=', 'AVAILABLE')
+        .executeTakeFirst();
+      if (Number(reserved.numUpdatedRows) !== 1) throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
+      await this.ctx.jobs.cancel(tx.db, expireKey(offer.id));
+      const accepted = await tx.db
+        .updateTable('offers')
+        .set({
+          status: 'ACCEPTED',
+          accepted_at: tx.now,
+          updated_at: tx.now,
+          handoff_code: String(randomInt(0, 10_000)).padStart(4, '0'),
+          handoff_failures: 0,
+        })
+        .where('id', '=', offer.id)
+        .where('status', '=', 'PENDING')
+        .returningAll()
+        .executeTakeFirst();
+      if (!accepted) throw conflict(DEALS_MESSAGES.offerNotPending);
+      await this.ctx.jobs.enqueue(
+        tx.db,
+        JOB_RESERVATION_LAPSE,
+        { offerId: offer.id },
+        {
+          runAt: tx.now + DEALS_DURATIONS_MS.reservationLapse,
+          key: lapseKey(offer.id),
+        },
+      );
+      tx.touchListing(listing.id);
+      const actor = await this.name(tx, userId);
+      await tx.post(
+        DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id),
+        {
+          senderId: userId,
+          kind: 'system',
+          content: DEAL_EVENTS.offerAccepted(actor, cents(offer.amount_cents)),
+        },
+        { offer: accepted },
+      );
+      // Every other PENDING offer on the listing is declined, each in its own room.
+      const others = await tx.db
+        .updateTable('offers')
+        .set({ status: 'DECLINED', updated_at: tx.now })
+        .where('listing_id', '=', listing.id)
+        .where('status', '=', 'PENDING')
+        .returningAll()
+        .execute();
+      for (const other of others) {
+        await this.ctx.jobs.cancel(tx.db, expireKey(other.id));
+        await tx.post(
+          DealsTx.topic(listing.id, listing.seller_id, other.buyer_id),
+          {
+            senderId: listing.seller_id,
+            kind: 'system',
+            content: DEAL_EVENTS.offerDeclinedReserved(cents(other.amount_cents)),
+          },
+          { offer: other },
+        );
+      }
+      return store.toOffer(accepted);
+    });
+  }
+
+  /** POST /offers/{id}/decline: the side that did not make it. */
+  decline(userId: number, offerId: number): Promise<Offer> {
+    return this.run(async (tx) => {
+      const { offer, listing } = await this.offerFor(tx, userId, offerId);
+      if (offer.status !== 'PENDING') throw conflict(DEALS_MESSAGES.offerNotPending);
+      if (offer.by_id === userId) throw forbidden(DEALS_MESSAGES.offerOwnAnswer);
+      const row = await this.setStatus(tx, offer, 'DECLINED');
+      await tx.post(
+        DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id),
+        {
+          senderId: userId,
+          kind: 'system',
+          content: DEAL_EVENTS.offerDeclined(await this.name(tx, userId), cents(offer.amount_cents)),
+        },
+        { offer: row },
+      );
+      return store.toOffer(row);
+    });
+  }
+
+  /** POST /offers/{id}/counter: the side that did not make it answers with a new amount. */
+  counter(userId: number, offerId: number, body: unknown): Promise<Offer> {
+    const { amount } = parseOr400(offerBodySchema, body);
+    return this.run(async (tx) => {
+      const { offer, listing } = await this.offerFor(tx, userId, offerId);
+      if (offer.status !== 'PENDING') throw conflict(DEALS_MESSAGES.offerNotPending);
+      if (offer.by_id === userId) throw forbidden(DEALS_MESSAGES.offerOwnAnswer);
+      if (listing.status !== 'AVAILABLE') throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
+      if (amount === offer.amount_cents) throw conflict(DEALS_MESSAGES.offerCounterSame);
+      const topic = DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id);
+      const actor = await this.name(tx, userId);
+      const old = await this.setStatus(tx, offer, 'COUNTERED');
+      await tx.post(
+        topic,
+        { senderId: userId, kind: 'system', content: DEAL_EVENTS.offerCountered(actor, amount / 100) },
+        { offer: old },
+      );
+      const next = await this.insertOffer(tx, {
+        listingId: listing.id,
+        roomId: topic.roomId,
+        buyerId: offer.buyer_id,
+        byId: userId,
+        amountCents: amount,
+      });
+      await tx.post(
+        topic,
+        { senderId: userId, kind: 'offer', content: DEAL_EVENTS.offerMade(actor, amount / 100) },
+        { offer: next },
+      );
+      return store.toOffer(next);
+    });
+  }
+
+  /** POST /offers/{id}/withdraw: its author only. */
+  withdraw(userId: number, offerId: number): Promise<Offer> {
+    return this.run(async (tx) => {
+      const { offer, listing } = await this.offerFor(tx, userId, offerId);
+      if (offer.by_id !== userId) throw forbidden(DEALS_MESSAGES.offerWithdrawNotAuthor);
+      if (offer.status !== 'PENDING') throw conflict(DEALS_MESSAGES.offerNotPending);
+      const row = await this.setStatus(tx, offer, 'WITHDRAWN');
+      await tx.post(
+        DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id),
+        {
+          senderId: userId,
+          kind: 'system',
+          content: DEAL_EVENTS.offerWithdrawn(await this.name(tx, userId), cents(offer.amount_cents)),
+        },
+        { offer: row },
+      );
+      return store.toOffer(row);
+    });
+  }
+
+  /** GET /listings/{id}/offers: all for the seller, their own for anyone else; newest first. */
+  async list(userId: number, listingId: number, limit: number, beforeId?: number) {
+    const listing = await store.findListing(this.ctx.db.kysely, listingId);
+    if (!listing) throw notFound(DEALS_MESSAGES.listingNotFound);
+    let q = this.ctx.db.kysely.selectFrom('offers').selectAll().where('listing_id', '=', listingId);
+    if (listing.seller_id !== userId) q = q.where('buyer_id', '=', userId);
+    if (beforeId !== undefined) q = q.where('id', '<', beforeId);
+    const rows = await q
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    const more = rows.length > limit;
+    const page = rows.slice(0, limit);
+    return { offers: page.map(store.toOffer), next: more ? page[page.length - 1]!.id : undefined };
+  }
+
+  /** POST /listings/{id}/release: the seller ends the reservation; the listing is AVAILABLE again. */
+  release(userId: number, listingId: number): Promise<{ id: number; status: 'AVAILABLE' }> {
+    return this.run(async (tx) => {
+      const listing = await this.listing(tx, listingId);
+      if (listing.seller_id !== userId) throw forbidden(DEALS_MESSAGES.releaseNotSeller);
+      if (listing.status !== 'RESERVED') throw conflict(DEALS_MESSAGES.releaseNotReserved);
+      await this.endReservation(tx, listing, 'CANCELLED', {
+        senderId: userId,
+        content: DEAL_EVENTS.reservationReleased(await this.name(tx, userId)),
+      });
+      return { id: listingId, status: 'AVAILABLE' as const };
+    });
+  }
+
+  /**
+   * Ends a reservation (release or lapse): the accepted offer becomes `status`, the listing
+   * AVAILABLE, open meet-ups about it in the pair's room CANCELLED; a system message tells both.
+   */
+  private async endReservation(
+    tx: DealsTx,
+    listing: store.DealListing,
+    status: 'CANCELLED' | 'EXPIRED',
+    message: { senderId: number; content: string },
+  ): Promise<void> {
+    await tx.db
+      .updateTable('listings')
+      .set({ status: 'AVAILABLE', reserved_buyer_id: null, accepted_offer_id: null, updated_at: tx.now })
+      .where('id', '=', listing.id)
+      .execute();
+    tx.touchListing(listing.id);
+    if (listing.accepted_offer_id === null) return;
+    const offer = await store.findOffer(tx.db, listing.accepted_offer_id);
+    if (!offer) return;
+    const row = await tx.db
+      .updateTable('offers')
+      .set({ status, updated_at: tx.now })
+      .where('id', '=', offer.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await this.ctx.jobs.cancel(tx.db, lapseKey(offer.id));
+    const topic = DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id);
+    await cancelOpenMeetups(tx, topic, message.senderId);
+    await tx.post(
+      topic,
+      { senderId: message.senderId, kind: 'system', content: message.content },
+      { offer: row },
+    );
+  }
+
+  // ---- timers (durable jobs; each re-checks the state, so a late or repeated run is harmless)
+
+  /** A PENDING offer 48 h old expires. */
+  expire(offerId: number): Promise<void> {
+    return this.run(async (tx) => {
+      const first = await store.findOffer(tx.db, offerId);
+      if (!first || first.status !== 'PENDING') return;
+      const listing = await store.lockListing(tx.db, first.listing_id, tx.postgres);
+      const offer = await store.findOffer(tx.db, offerId);
+      if (!listing || !offer || offer.status !== 'PENDING' || offer.expires_at > tx.now) return;
+      const row = await this.setStatus(tx, offer, 'EXPIRED');
+      await tx.post(
+        DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id),
+        { senderId: 0, kind: 'system', content: DEAL_EVENTS.offerExpired(cents(offer.amount_cents)) },
+        { offer: row },
+      );
+    });
+  }
+
+  /**
+   * A reservation lapses 72 h after acceptance with no CONFIRMED meet-up, or 48 h after a
+   * CONFIRMED meet-up's time, when no deal was confirmed. Runs at the earliest deadline; when a
+   * later one applies (a meet-up was confirmed), it schedules itself again for then.
+   */
+  lapse(offerId: number): Promise<void> {
+    return this.run(async (tx) => {
+      const first = await store.findOffer(tx.db, offerId);
+      if (!first || first.status !== 'ACCEPTED') return;
+      const listing = await store.lockListing(tx.db, first.listing_id, tx.postgres);
+      if (!listing || listing.status !== 'RESERVED' || listing.accepted_offer_id !== offerId) return;
+      const deadline = await this.lapseDeadline(tx, first);
+      if (deadline > tx.now) {
+        await this.ctx.jobs.enqueue(
+          tx.db,
+          JOB_RESERVATION_LAPSE,
+          { offerId },
+          {
+            runAt: deadline,
+            key: lapseKey(offerId, deadline),
+          },
+        );
+        return;
+      }
+      await this.endReservation(tx, listing, 'EXPIRED', {
+        senderId: 0,
+        content: DEAL_EVENTS.reservationLapsed(),
+      });
+    });
+  }
+
+  async lapseDeadline(tx: DealsTx, offer: store.OfferRow): Promise<number> {
+    const confirmed = await tx.db
+      .selectFrom('meetups')
+      .select('starts_at')
+      .where('room_id', '=', offer.room_id)
+      .where('listing_id', '=', offer.listing_id)
+      .where('status', '=', 'CONFIRMED')
+      .executeTakeFirst();
+    if (confirmed) return Number(confirmed.starts_at) + DEALS_DURATIONS_MS.reservationAfterMeetup;
+    return Number(offer.accepted_at ?? offer.created_at) + DEALS_DURATIONS_MS.reservationLapse;
+  }
+
+  /** A meet-up was confirmed: make sure the lapse check runs at its new deadline. */
+  async scheduleLapseCheck(tx: DealsTx, offerId: number, at: number): Promise<void> {
+    await this.ctx.jobs.enqueue(
+      tx.db,
+      JOB_RESERVATION_LAPSE,
+      { offerId },
+      { runAt: at, key: lapseKey(offerId, at) },
+    );
+  }
+
+  registerJobs(): void {
+    this.ctx.jobs.register<{ offerId: number }>(JOB_OFFER_EXPIRE, (p) => this.expire(p.offerId));
+    this.ctx.jobs.register<{ offerId: number }>(JOB_RESERVATION_LAPSE, (p) => this.lapse(p.offerId));
+  }
+}
