@@ -1,14 +1,15 @@
-import { MESSAGES } from '@campus/contract';
+import { MESSAGES, SELLING_LIMITS, SELLING_MESSAGES } from '@campus/contract';
 import type { FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../http/errors.js';
 import { readLimited } from '../media/index.js';
 
-const TEXT_FIELDS = new Set(['name', 'category', 'description', 'price']);
+const TEXT_FIELDS = new Set(['name', 'category', 'description', 'price', 'condition', 'courseCode', 'isbn']);
 const IMAGE_FIELD = 'image';
 
 export interface CreateForm {
   fields: Record<string, string>;
-  image: Buffer | null;
+  /** Photos in the order sent (repeated `image` parts, at most 8); the first is the cover. */
+  images: Buffer[];
 }
 
 /**
@@ -26,10 +27,10 @@ export async function readCreateForm(request: FastifyRequest): Promise<CreateFor
       if (!TEXT_FIELDS.has(key)) throw badRequest(MESSAGES.listingUnknownField);
       if (typeof value === 'string' || typeof value === 'number') fields[key] = String(value);
     }
-    return { fields, image: null };
+    return { fields, images: [] };
   }
   const fields: Record<string, string> = {};
-  let image: Buffer | null = null;
+  const images: Buffer[] = [];
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
@@ -38,9 +39,9 @@ export async function readCreateForm(request: FastifyRequest): Promise<CreateFor
           throw badRequest(MESSAGES.listingUnknownField);
         }
         const bytes = await readLimited(part.file);
-        if (image !== null) throw badRequest(MESSAGES.listingOneImage);
         // A form whose file input was left empty sends an empty part: no photo.
-        image = bytes.length > 0 ? bytes : null;
+        if (bytes.length > 0) images.push(bytes);
+        if (images.length > SELLING_LIMITS.photosMax) throw badRequest(SELLING_MESSAGES.photosTooMany);
       } else {
         if (!TEXT_FIELDS.has(part.fieldname)) throw badRequest(MESSAGES.listingUnknownField);
         if (part.valueTruncated) throw badRequest(MESSAGES.listingFormTooLarge);
@@ -50,10 +51,35 @@ export async function readCreateForm(request: FastifyRequest): Promise<CreateFor
   } catch (err) {
     if (err instanceof HttpError) throw err;
     const code = (err as { code?: string }).code;
+    if (code === 'FST_FILES_LIMIT') throw badRequest(SELLING_MESSAGES.photosTooMany);
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
+      throw badRequest(MESSAGES.listingFormTooLarge);
+    throw err;
+  }
+  return { fields, images };
+}
+
+/** POST /listing/{id}/photos: one `image` part. */
+export async function readPhotoForm(request: FastifyRequest): Promise<Buffer | null> {
+  if (!request.isMultipart()) throw badRequest(SELLING_MESSAGES.photoRequired);
+  let image: Buffer | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file' || part.fieldname !== IMAGE_FIELD) {
+        if (part.type === 'file') part.file.resume();
+        throw badRequest(MESSAGES.listingUnknownField);
+      }
+      const bytes = await readLimited(part.file);
+      if (image !== null) throw badRequest(MESSAGES.listingOneImage);
+      image = bytes.length > 0 ? bytes : null;
+    }
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    const code = (err as { code?: string }).code;
     if (code === 'FST_FILES_LIMIT') throw badRequest(MESSAGES.listingOneImage);
     if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
       throw badRequest(MESSAGES.listingFormTooLarge);
     throw err;
   }
-  return { fields, image };
+  return image;
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { registerMediaRoutes } from '../media/index.js';
 import { HotCache } from './hot-cache.js';
+import { Personaliser } from './personalise.js';
+import { PhotosService } from './photos.js';
 import { listingsRoutes } from './routes.js';
 import { LiveSearchIndex } from './search/live-index.js';
 import { ListingsService } from './service.js';
@@ -9,17 +11,37 @@ import { ListingsService } from './service.js';
 export { ListingsService } from './service.js';
 export { toListing } from './store.js';
 
+/** What other modules (selling) build on. */
+export interface ListingsModule {
+  service: ListingsService;
+  search: LiveSearchIndex;
+  personaliser: Personaliser;
+  /** The per-process hot-read cache (tests read its size). */
+  cache: HotCache;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    listings: ListingsModule;
+  }
+}
+
 /** Listings module entry: listing routes, the search index, and GET /uploads for stored photos. */
-export async function registerListings(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerListings(app: FastifyInstance, ctx: AppContext): Promise<ListingsModule> {
   const search = new LiveSearchIndex(ctx.db);
   const cache = new HotCache();
   const service = new ListingsService(ctx, search, () => cache.listingsChanged());
+  const personaliser = new Personaliser(ctx);
+  const photos = new PhotosService(ctx, service);
   await registerMediaRoutes(app, ctx);
-  await app.register(listingsRoutes(ctx, service, cache));
+  await app.register(listingsRoutes(ctx, service, cache, { personaliser, photos }));
   if (ctx.config.nodeEnv !== 'test') {
     // Build the search index while the server starts, so the first search does not wait for it.
     app.addHook('onReady', async () => {
       search.warm().catch((err: unknown) => ctx.logger.error({ err }, 'building the search index failed'));
     });
   }
+  const listings: ListingsModule = { service, search, personaliser, cache };
+  app.decorate('listings', listings);
+  return listings;
 }

@@ -86,7 +86,9 @@ describe.each(dialects)('paging with limit, cursor and Link (%s)', (dialect) => 
   it('default and maximum limit', async () => {
     const res = await asStudent(t, reader, { method: 'GET', url: '/listings' });
     expect((res.json() as Listing[]).length).toBe(LIMITS.pageDefault);
-    expect(res.headers.link).toMatch(/^<\/listings\?cursor=[\w-]+>; rel="next"$/);
+    expect(res.headers.link).toMatch(
+      new RegExp(`^</listings\\?limit=${LIMITS.pageDefault}&cursor=[\\w-]+>; rel="next"$`),
+    );
     const max = await asStudent(t, reader, { method: 'GET', url: `/listings?limit=${LIMITS.pageMax}` });
     expect(max.statusCode).toBe(200);
     expect(max.headers.link).toBeUndefined();

@@ -1,18 +1,31 @@
 import {
   CATEGORIES,
+  DB_INT_MAX,
   LIMITS,
   MESSAGES,
   SEARCH_QUERY_MAX,
+  SELLING_MESSAGES,
   dollarsToCents,
   isCategory,
+  isDbId,
+  isCondition,
+  isSort,
+  normalizeCourseCode,
+  normalizeIsbn,
   type Category,
+  type Condition,
+  type Sort,
 } from '@campus/contract';
 import { badRequest } from '../http/errors.js';
 
 /** Raw query string as Fastify parses it: repeated keys arrive as arrays. */
 export type RawQuery = Record<string, string | string[] | undefined>;
 
-export type Cursor = { kind: 'browse'; id: number } | { kind: 'search'; score: number; id: number };
+/** Keyset positions: newest (id), relevance (score, id), the price sorts (price in cents, id). */
+export type Cursor =
+  | { kind: 'browse'; id: number }
+  | { kind: 'search'; score: number; id: number }
+  | { kind: 'price'; price: number; id: number };
 
 export interface PageParams {
   limit: number;
@@ -23,6 +36,9 @@ export interface FilterParams {
   categories: Category[];
   minCents: number | undefined;
   maxCents: number | undefined;
+  conditions?: Condition[];
+  courseCode?: string;
+  isbn?: string;
 }
 
 function single(raw: RawQuery, key: string): string | undefined {
@@ -47,7 +63,11 @@ export function parsePage(raw: RawQuery, kind: Cursor['kind']): PageParams {
 
 export function encodeCursor(cursor: Cursor): string {
   const body =
-    cursor.kind === 'browse' ? { k: 'b', i: cursor.id } : { k: 's', s: cursor.score, i: cursor.id };
+    cursor.kind === 'browse'
+      ? { k: 'b', i: cursor.id }
+      : cursor.kind === 'price'
+        ? { k: 'p', p: cursor.price, i: cursor.id }
+        : { k: 's', s: cursor.score, i: cursor.id };
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
 }
 
@@ -59,9 +79,20 @@ export function decodeCursor(text: string, kind: Cursor['kind']): Cursor {
   } catch {
     throw badRequest(MESSAGES.invalidCursor);
   }
-  const b = body as { k?: unknown; i?: unknown; s?: unknown } | null;
-  const idOk = typeof b?.i === 'number' && Number.isSafeInteger(b.i) && b.i > 0;
+  const b = body as { k?: unknown; i?: unknown; s?: unknown; p?: unknown } | null;
+  const idOk = typeof b?.i === 'number' && isDbId(b.i);
   if (kind === 'browse' && b?.k === 'b' && idOk) return { kind, id: b.i as number };
+  if (
+    kind === 'price' &&
+    b?.k === 'p' &&
+    idOk &&
+    typeof b.p === 'number' &&
+    Number.isSafeInteger(b.p) &&
+    b.p >= 0 &&
+    b.p <= DB_INT_MAX
+  ) {
+    return { kind, price: b.p, id: b.i as number };
+  }
   if (
     kind === 'search' &&
     b?.k === 's' &&
@@ -101,7 +132,8 @@ export function parseFilters(raw: RawQuery): FilterParams {
     const text = single(raw, key);
     if (text === undefined) return undefined;
     const cents = dollarsToCents(text);
-    if (cents === null) throw badRequest(MESSAGES.invalidPriceFilter);
+    // Prices are integer cents in the database: beyond its range is a bad filter on both dialects.
+    if (cents === null || cents > DB_INT_MAX) throw badRequest(MESSAGES.invalidPriceFilter);
     return cents;
   };
   const minCents = price('priceMin');
@@ -111,7 +143,46 @@ export function parseFilters(raw: RawQuery): FilterParams {
   }
   // Every category chosen is the same as none: keep the query simple.
   const list = categories.size === CATEGORIES.length ? [] : [...categories];
-  return { categories: list, minCents, maxCents };
+  const conditions = new Set<Condition>();
+  const rawConditions =
+    raw.conditions === undefined ? [] : Array.isArray(raw.conditions) ? raw.conditions : [raw.conditions];
+  for (const v of rawConditions) {
+    for (const part of v.split(',')) {
+      const c = part.trim().toUpperCase();
+      if (c === '') continue;
+      if (!isCondition(c)) throw badRequest(SELLING_MESSAGES.conditionInvalid);
+      conditions.add(c);
+    }
+  }
+  const filters: FilterParams = { categories: list, minCents, maxCents };
+  if (conditions.size > 0) filters.conditions = [...conditions];
+  const courseText = single(raw, 'courseCode');
+  if (courseText !== undefined) {
+    const code = normalizeCourseCode(courseText);
+    if (!code) throw badRequest(SELLING_MESSAGES.courseCodeInvalid);
+    filters.courseCode = code;
+  }
+  const isbnText = single(raw, 'isbn');
+  if (isbnText !== undefined) {
+    const isbn = normalizeIsbn(isbnText);
+    if (!isbn) throw badRequest(SELLING_MESSAGES.isbnInvalid);
+    filters.isbn = isbn;
+  }
+  return filters;
+}
+
+/** `sort` (relevance | newest | price_asc | price_desc), default as given. */
+export function parseSort(raw: RawQuery, fallback: Sort): Sort {
+  const text = single(raw, 'sort');
+  if (text === undefined) return fallback;
+  if (!isSort(text)) throw badRequest(SELLING_MESSAGES.sortInvalid);
+  return text;
+}
+
+/** The cursor kind a listing page uses for this sort (relevance needs a search query). */
+export function cursorKindFor(sort: Sort, hasQuery: boolean): Cursor['kind'] {
+  if (sort === 'price_asc' || sort === 'price_desc') return 'price';
+  return sort === 'relevance' && hasQuery ? 'search' : 'browse';
 }
 
 export function parseSearchText(raw: RawQuery): string {

@@ -1,20 +1,50 @@
-import { MESSAGES } from '@campus/contract';
+import {
+  CATEGORIES,
+  MESSAGES,
+  createListingSchema,
+  editListingDoc,
+  listingExtrasDoc,
+  photoOrderDoc,
+  filterQueryDoc,
+  listingResponse,
+  messageResponse,
+  pageQueryDoc,
+  searchQueryDoc,
+} from '@campus/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
-import { badRequest } from '../http/errors.js';
-import { readCreateForm } from './form.js';
-import type { HotCache } from './hot-cache.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { doc } from '../http/openapi.js';
+import { editListing } from './edit.js';
+import { readCreateForm, readPhotoForm } from './form.js';
+import { cacheKey, type HotCache } from './hot-cache.js';
+import { RenderedListings, type Personaliser } from './personalise.js';
+import { parsePhotoId, type PhotosService } from './photos.js';
 import {
+  cursorKindFor,
   encodeCursor,
   nextLink,
   parseCategory,
   parseFilters,
   parsePage,
   parseSearchText,
+  parseSort,
+  type PageParams,
   type RawQuery,
 } from './query.js';
 import type { ListingsService, Page } from './service.js';
+
+export interface ListingsRouteDeps {
+  personaliser: Personaliser;
+  photos: PhotosService;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const LINK = { link: 'The next page: `<url>; rel="next"` (absent on the last page)' };
+const listingIdParams = z.object({ id: z.number().int().min(1).max(999_999_999) });
 
 function listingId(request: FastifyRequest): number {
   const raw = (request.params as { id?: string }).id ?? '';
@@ -22,94 +52,325 @@ function listingId(request: FastifyRequest): number {
   return Number(raw);
 }
 
-/** Body: a JSON array; the next page, if any, in a Link header (design §3). */
-function sendPage(request: FastifyRequest, reply: FastifyReply, page: Page) {
-  if (page.next) reply.header('link', nextLink(request.url, encodeCursor(page.next)));
-  return reply.send(page.listings);
-}
-
 /** Every listing call needs a bearer token (spec §6: only sign-up, verify, login, forgot are public). */
-export function listingsRoutes(ctx: AppContext, service: ListingsService, cache: HotCache) {
+export function listingsRoutes(
+  ctx: AppContext,
+  service: ListingsService,
+  cache: HotCache,
+  { personaliser, photos }: ListingsRouteDeps,
+) {
   return async function routes(app: FastifyInstance): Promise<void> {
     app.addHook('preHandler', requireAuth(ctx));
 
-    /** Answers that are the same for every caller, served from the hot cache when fresh. */
-    const cachedPage = async (request: FastifyRequest, reply: FastifyReply, load: () => Promise<Page>) => {
-      const hit = cache.answer(request.url);
-      if (hit) {
+    /** Body: a JSON array, personalised; the next page, if any, in a Link header (design §3). */
+    const sendPage = async (request: FastifyRequest, reply: FastifyReply, page: Page) => {
+      if (page.next) reply.header('link', nextLink(request.url, encodeCursor(page.next)));
+      const body = await personaliser.body(new RenderedListings(page.listings, true), principalOf(request));
+      return reply.type(JSON_TYPE).send(body);
+    };
+
+    /**
+     * Answers that are the same for every caller, served from the hot cache when fresh, then
+     * personalised (savedByMe, seller counts) without parsing them again. Keyed by the parsed
+     * parameters (`cacheKey`), so the Link header is built from them too: unknown parameters are
+     * ignored, not echoed.
+     */
+    const cachedPage = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      path: string,
+      params: PageParams,
+      load: (excludeSellers?: readonly number[]) => Promise<Page>,
+    ) => {
+      // A viewer who blocked someone gets their own page without those sellers (never cached).
+      const hidden = await service.hiddenSellersFor(principalOf(request).userId);
+      if (hidden.size > 0) return sendPage(request, reply, await load([...hidden]));
+      const key = cacheKey(path, params);
+      const hit = cache.answer(key);
+      if (hit?.rendered) {
         if (hit.link) reply.header('link', hit.link);
-        return reply.type('application/json; charset=utf-8').send(hit.body);
+        return reply.type(JSON_TYPE).send(await personaliser.body(hit.rendered, principalOf(request)));
       }
       const page = await load();
-      const link = page.next ? nextLink(request.url, encodeCursor(page.next)) : undefined;
-      const body = JSON.stringify(page.listings);
-      cache.remember(request.url, body, link);
+      const link = page.next ? nextLink(key, encodeCursor(page.next)) : undefined;
+      const rendered = new RenderedListings(page.listings, true);
+      cache.remember(key, rendered.plain, link, rendered);
       if (link) reply.header('link', link);
-      return reply.type('application/json; charset=utf-8').send(body);
+      return reply.type(JSON_TYPE).send(await personaliser.body(rendered, principalOf(request)));
+    };
+
+    /** One listing as the caller sees it. */
+    const sendListing = async (request: FastifyRequest, reply: FastifyReply, id: number) => {
+      const rendered = new RenderedListings([await service.get(id)], false);
+      return reply.type(JSON_TYPE).send(await personaliser.body(rendered, principalOf(request)));
     };
 
     const create = async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = principalOf(request);
       await ctx.limits.consume('upload:account', String(principal.userId));
       const form = await readCreateForm(request);
-      await service.create(principal, form.fields, form.image);
+      await service.create(principal, form.fields, form.images);
       return reply.code(201).type('text/plain; charset=utf-8').send(MESSAGES.listingCreated);
     };
     // Both paths of spec §7 behave the same.
-    app.post('/listing', create);
-    app.post('/listing/new', create);
+    const createDoc = doc({
+      tag: 'listings',
+      auth: true,
+      summary: 'Post a listing (multipart form, up to 8 repeated `image` parts; the first is the cover)',
+      multipart: { fields: createListingSchema.extend(listingExtrasDoc.shape), files: ['image'] },
+      status: 201,
+      response: { text: MESSAGES.listingCreated },
+      errors: [400, 413, 429],
+    });
+    app.post('/listing', createDoc, create);
+    app.post('/listing/new', createDoc, create);
 
     const browseAll = async (request: FastifyRequest, reply: FastifyReply) => {
       const page = parsePage(request.query as RawQuery, 'browse');
-      return cachedPage(request, reply, () => service.browse(page));
+      return cachedPage(request, reply, request.routeOptions.url ?? '/listings', page, (excludeSellers) =>
+        service.browse({ ...page, excludeSellers }),
+      );
     };
-    app.get('/listings', browseAll);
-    app.get('/listings/recent', browseAll);
-
-    app.get('/listings/self', async (request, reply) => {
-      const page = parsePage(request.query as RawQuery, 'browse');
-      return sendPage(request, reply, await service.mine(principalOf(request), page));
+    const browseDoc = doc({
+      tag: 'listings',
+      auth: true,
+      summary: 'Newest listings first',
+      query: pageQueryDoc,
+      response: z.array(listingResponse),
+      headers: LINK,
+      errors: [400],
     });
+    app.get('/listings', browseDoc, browseAll);
+    app.get('/listings/recent', browseDoc, browseAll);
 
-    app.get('/listings/filters', async (request, reply) => {
-      const raw = request.query as RawQuery;
-      const filters = parseFilters(raw);
-      const page = parsePage(raw, 'browse');
-      return sendPage(request, reply, await service.browse({ ...filters, ...page }));
-    });
-
-    app.get('/listings/search', async (request, reply) => {
-      const raw = request.query as RawQuery;
-      const text = parseSearchText(raw);
-      const filters = parseFilters(raw);
-      const page = parsePage(raw, text === '' ? 'browse' : 'search');
-      return sendPage(request, reply, await service.searchListings(text, filters, page.limit, page.cursor));
-    });
-
-    // Static paths above win over this parametric one (Fastify's router prefers static segments).
-    app.get('/listings/:category', async (request, reply) => {
-      const category = parseCategory((request.params as { category: string }).category);
-      const page = parsePage(request.query as RawQuery, 'browse');
-      return cachedPage(request, reply, () => service.browse({ categories: [category], ...page }));
-    });
-
-    app.get('/listing/:id', async (request, reply) => {
-      const id = listingId(request);
-      const key = `/listing/${id}`;
-      const hit = cache.answer(key);
-      const body = hit?.body ?? JSON.stringify(await service.get(id));
-      if (!hit) cache.remember(key, body, undefined);
-      return reply.type('application/json; charset=utf-8').send(body);
-    });
-
-    app.put('/listings/sold/:id', async (request) =>
-      service.toggleSold(principalOf(request), listingId(request)),
+    app.get(
+      '/listings/self',
+      doc({
+        tag: 'listings',
+        auth: true,
+        summary: "The caller's own listings",
+        query: pageQueryDoc,
+        response: z.array(listingResponse),
+        headers: LINK,
+        errors: [400],
+      }),
+      async (request, reply) => {
+        const page = parsePage(request.query as RawQuery, 'browse');
+        return sendPage(request, reply, await service.mine(principalOf(request), page));
+      },
     );
 
-    app.delete('/listing/:id', async (request, reply) => {
-      const id = listingId(request);
-      await service.remove(principalOf(request), id);
-      return reply.send({ message: MESSAGES.listingDeleted, id });
-    });
+    app.get(
+      '/listings/filters',
+      doc({
+        tag: 'listings',
+        auth: true,
+        summary: 'Listings by categories, price range, condition, course code or ISBN, in a chosen order',
+        query: filterQueryDoc,
+        response: z.array(listingResponse),
+        headers: LINK,
+        errors: [400],
+      }),
+      async (request, reply) => {
+        const raw = request.query as RawQuery;
+        const filters = parseFilters(raw);
+        const requested = parseSort(raw, 'newest');
+        // Relevance needs words to rank by: browsing ranks newest first.
+        const sort = requested === 'relevance' ? 'newest' : requested;
+        const page = parsePage(raw, cursorKindFor(sort, false));
+        const hidden = await service.hiddenSellersFor(principalOf(request).userId);
+        return sendPage(
+          request,
+          reply,
+          await service.browse({ ...filters, ...page, sort, excludeSellers: [...hidden] }),
+        );
+      },
+    );
+
+    app.get(
+      '/listings/search',
+      doc({
+        tag: 'listings',
+        auth: true,
+        summary:
+          'Fuzzy search with filters; best match first (course code / ISBN matches lead) or a chosen order',
+        query: searchQueryDoc,
+        response: z.array(listingResponse),
+        headers: LINK,
+        errors: [400],
+      }),
+      async (request, reply) => {
+        const raw = request.query as RawQuery;
+        const text = parseSearchText(raw);
+        const filters = parseFilters(raw);
+        const sort = parseSort(raw, 'relevance');
+        const page = parsePage(raw, cursorKindFor(sort, text !== ''));
+        const hidden = await service.hiddenSellersFor(principalOf(request).userId);
+        return sendPage(
+          request,
+          reply,
+          await service.searchListings(text, filters, page.limit, page.cursor, sort, [...hidden]),
+        );
+      },
+    );
+
+    // Static paths above win over this parametric one (Fastify's router prefers static segments).
+    app.get(
+      '/listings/:category',
+      doc({
+        tag: 'listings',
+        auth: true,
+        summary: 'Newest listings of one category',
+        params: z.object({ category: z.enum(CATEGORIES) }),
+        query: pageQueryDoc,
+        response: z.array(listingResponse),
+        headers: LINK,
+        errors: [400],
+      }),
+      async (request, reply) => {
+        const category = parseCategory((request.params as { category: string }).category);
+        const page = parsePage(request.query as RawQuery, 'browse');
+        return cachedPage(request, reply, `/listings/${category}`, page, (excludeSellers) =>
+          service.browse({ categories: [category], ...page, excludeSellers }),
+        );
+      },
+    );
+
+    app.get(
+      '/listing/:id',
+      doc({
+        tag: 'listings',
+        auth: true,
+        summary: 'One listing',
+        params: listingIdParams,
+        response: listingResponse,
+        errors: [400, 404],
+      }),
+      async (request, reply) => {
+        const id = listingId(request);
+        const key = `/listing/${id}`;
+        const hit = cache.answer(key);
+        let rendered = hit?.rendered;
+        if (!rendered) {
+          rendered = new RenderedListings([await service.get(id)], false);
+          cache.remember(key, rendered.plain, undefined, rendered);
+        }
+        // The blocker no longer sees the blocked student's listings (safety).
+        const hidden = await service.hiddenSellersFor(principalOf(request).userId);
+        if (hidden.has(rendered.sellers[0] as number)) throw notFound(MESSAGES.listingNotFound);
+        return reply.type(JSON_TYPE).send(await personaliser.body(rendered, principalOf(request)));
+      },
+    );
+
+    app.patch(
+      '/listing/:id',
+      doc({
+        tag: 'listings',
+        auth: true,
+        summary: 'Edit a listing (seller only): any of the create fields, same rules',
+        params: listingIdParams,
+        body: editListingDoc,
+        response: listingResponse,
+        errors: [400, 403, 404],
+      }),
+      async (request, reply) => {
+        const id = listingId(request);
+        await editListing(service, principalOf(request), id, request.body);
+        return sendListing(request, reply, id);
+      },
+    );
+
+    const photoParams = listingIdParams.extend({ photoId: z.number().int().min(1).max(2147483647) });
+    app.post(
+      '/listing/:id/photos',
+      doc({
+        tag: 'listings',
+        auth: true,
+        summary: 'Add one photo (seller only, at most 8 per listing)',
+        params: listingIdParams,
+        multipart: { files: ['image'] },
+        status: 201,
+        response: listingResponse,
+        errors: [400, 403, 404, 413, 429],
+      }),
+      async (request, reply) => {
+        const principal = principalOf(request);
+        const id = listingId(request);
+        await ctx.limits.consume('upload:account', String(principal.userId));
+        await photos.add(principal, id, await readPhotoForm(request));
+        reply.code(201);
+        return sendListing(request, reply, id);
+      },
+    );
+
+    app.delete(
+      '/listing/:id/photos/:photoId',
+      doc({
+        tag: 'listings',
+        auth: true,
+        summary: 'Remove one photo (seller only); its files are deleted after the row',
+        params: photoParams,
+        response: listingResponse,
+        errors: [400, 403, 404],
+      }),
+      async (request, reply) => {
+        const id = listingId(request);
+        const photoId = parsePhotoId((request.params as { photoId?: string }).photoId);
+        await photos.remove(principalOf(request), id, photoId);
+        return sendListing(request, reply, id);
+      },
+    );
+
+    app.put(
+      '/listing/:id/photos/order',
+      doc({
+        tag: 'listings',
+        auth: true,
+        summary: 'Reorder the photos (seller only): every photo id once; the first is the cover',
+        params: listingIdParams,
+        body: photoOrderDoc,
+        response: listingResponse,
+        errors: [400, 403, 404],
+      }),
+      async (request, reply) => {
+        const id = listingId(request);
+        await photos.reorder(principalOf(request), id, request.body);
+        return sendListing(request, reply, id);
+      },
+    );
+
+    app.put(
+      '/listings/sold/:id',
+      doc({
+        tag: 'listings',
+        auth: true,
+        summary: 'Toggle sold (owner only)',
+        params: listingIdParams,
+        response: listingResponse,
+        errors: [400, 403, 404],
+      }),
+      async (request) =>
+        personaliser.listing(
+          await service.toggleSold(principalOf(request), listingId(request)),
+          principalOf(request),
+        ),
+    );
+
+    app.delete(
+      '/listing/:id',
+      doc({
+        tag: 'listings',
+        auth: true,
+        summary: 'Delete a listing (owner only)',
+        params: listingIdParams,
+        response: messageResponse.extend({ id: z.number().int() }),
+        errors: [400, 403, 404],
+      }),
+      async (request, reply) => {
+        const id = listingId(request);
+        await service.remove(principalOf(request), id);
+        return reply.send({ message: MESSAGES.listingDeleted, id });
+      },
+    );
   };
 }

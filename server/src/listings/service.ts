@@ -1,10 +1,25 @@
-import { MESSAGES, createListingSchema, type Category, type Listing } from '@campus/contract';
+import {
+  MESSAGES,
+  SELLING_LIMITS,
+  SELLING_MESSAGES,
+  createListingSchema,
+  listingExtrasSchema,
+  type Category,
+  type Listing,
+  type Sort,
+} from '@campus/contract';
+import type { Kysely } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
-import { forbidden, notFound, parseOr400 } from '../http/errors.js';
+import type { Database } from '../db/schema.js';
+import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { removeStoredImage, storeJpeg, type StoredImage } from '../media/index.js';
+import { checkExtras } from './edit.js';
 import type { Cursor, FilterParams } from './query.js';
 import type { LiveSearchIndex } from './search/live-index.js';
 import * as store from './store.js';
+
+/** What happened to a listing, for the hooks that follow a write (saved-search and wanted matching). */
+export type ListingWrite = 'created' | 'edited';
 
 export interface Page {
   listings: Listing[];
@@ -15,9 +30,17 @@ export interface BrowseOptions {
   categories?: readonly Category[];
   minCents?: number;
   maxCents?: number;
+  conditions?: readonly string[];
+  courseCode?: string;
+  isbn?: string;
+  sort?: store.BrowseSort;
   limit: number;
   cursor: Cursor | undefined;
+  /** Sellers the viewer blocked (safety). */
+  excludeSellers?: readonly number[];
 }
+
+const NOBODY: ReadonlySet<number> = new Set();
 
 /** Listing rules: who may post, see, mark sold and delete; search over unsold listings. */
 export class ListingsService {
@@ -28,6 +51,59 @@ export class ListingsService {
     private readonly changed: () => void = () => {},
   ) {}
 
+  /**
+   * Sellers whose listings this viewer does not see in browse, search and detail (set by the safety
+   * module: the students the viewer blocked).
+   */
+  hiddenSellersFor: (userId: number) => Promise<ReadonlySet<number>> = async () => NOBODY;
+
+  /** Checks run before a listing is created or edited (safety: prohibited terms, daily cap). */
+  readonly beforeWrite: Array<
+    (principal: Principal, text: { name: string; description: string }, kind: ListingWrite) => Promise<void>
+  > = [];
+
+  async checkWrite(
+    principal: Principal,
+    text: { name: string; description: string },
+    kind: ListingWrite,
+  ): Promise<void> {
+    for (const check of this.beforeWrite) await check(principal, text, kind);
+  }
+
+  /**
+   * Run inside the edit's transaction when the price of an unsold listing falls (the notifications
+   * module announces drops of 10 % or more to those who saved it).
+   */
+  readonly onPriceDrop: Array<
+    (trx: Kysely<Database>, listing: store.ListingRow, oldCents: number) => Promise<void>
+  > = [];
+
+  /** Hooks run after a listing is created or edited (set by the selling module). */
+  readonly afterWrite: Array<(row: store.ListingRow, kind: ListingWrite) => Promise<void>> = [];
+
+  /** A write landed: the index follows at once, the hot cache clears, the hooks run. */
+  async written(row: store.ListingRow, kind?: ListingWrite): Promise<void> {
+    this.search.applyRow(row);
+    this.changed();
+    if (!kind) return;
+    for (const hook of this.afterWrite) {
+      try {
+        await hook(row, kind);
+      } catch (err) {
+        // Matching is a side effect: the listing is saved whatever happens to it.
+        this.ctx.logger.error({ err, listingId: row.id }, 'after-write hook failed');
+      }
+    }
+  }
+
+  get database() {
+    return this.db;
+  }
+
+  clock(): number {
+    return this.ctx.clock();
+  }
+
   private get db() {
     return this.ctx.db.kysely;
   }
@@ -36,43 +112,77 @@ export class ListingsService {
    * Validates the form, stores the photo (if any), then writes the row; if the row cannot be
    * written the stored files are removed again.
    */
-  async create(principal: Principal, fields: Record<string, string>, image: Buffer | null): Promise<number> {
+  async create(
+    principal: Principal,
+    fields: Record<string, string>,
+    images: Buffer | null | readonly Buffer[],
+  ): Promise<number> {
     // A missing field is the same as an empty one: 'Please be sure to attach all required fields'.
+    const { condition, courseCode, isbn, ...base } = fields;
     const input = parseOr400(createListingSchema, {
       name: '',
       category: '',
       description: '',
       price: '',
-      ...fields,
+      ...base,
     });
-    let stored: StoredImage | null = null;
-    if (image) stored = await storeJpeg(this.ctx, image);
+    const extras = parseOr400(listingExtrasSchema, { condition, courseCode, isbn });
+    checkExtras(input.category, extras.condition ?? null, extras.courseCode ?? null, extras.isbn ?? null);
+    await this.checkWrite(principal, input, 'created');
+    const list = images === null ? [] : Buffer.isBuffer(images) ? [images] : [...images];
+    if (list.length > SELLING_LIMITS.photosMax) throw badRequest(SELLING_MESSAGES.photosTooMany);
+    // Every photo is checked and stored before the row; any failure removes what was stored.
+    const stored: StoredImage[] = [];
     let row: store.ListingRow;
     try {
-      row = await store.insertListing(this.db, {
-        sellerId: principal.userId,
-        name: input.name,
-        description: input.description,
-        category: input.category,
-        priceCents: input.price,
-        imageKey: stored?.imageKey ?? null,
-        thumbKey: stored?.thumbKey ?? null,
-        now: this.ctx.clock(),
+      for (const image of list) stored.push(await storeJpeg(this.ctx, image));
+      const now = this.ctx.clock();
+      row = await this.db.transaction().execute(async (trx) => {
+        const inserted = await store.insertListing(trx, {
+          sellerId: principal.userId,
+          name: input.name,
+          description: input.description,
+          category: input.category,
+          priceCents: input.price,
+          imageKey: stored[0]?.imageKey ?? null,
+          thumbKey: stored[0]?.thumbKey ?? null,
+          now,
+          condition: extras.condition ?? null,
+          courseCode: extras.courseCode ?? null,
+          isbn: extras.isbn ?? null,
+        });
+        for (const [i, photo] of stored.entries()) {
+          if (i === 0) continue;
+          await trx
+            .insertInto('listing_photos')
+            .values({
+              listing_id: inserted.id,
+              position: i,
+              image_key: photo.imageKey,
+              thumb_key: photo.thumbKey,
+              created_at: now,
+            })
+            .execute();
+        }
+        return inserted;
       });
     } catch (err) {
-      if (stored) await removeStoredImage(this.ctx, stored.imageKey, stored.thumbKey);
+      for (const photo of stored) await removeStoredImage(this.ctx, photo.imageKey, photo.thumbKey);
       throw err;
     }
-    this.search.applyRow(row);
-    this.changed();
+    await this.written(row, 'created');
     return row.id;
   }
 
-  /** Any listing by id, sold ones included (a sold listing still opens from a chat or a link). */
+  /**
+   * Any listing by id, sold ones included (a sold listing still opens from a chat or a link); one a
+   * moderator removed is gone for everyone (the seller still finds it in their own listings).
+   */
   async get(id: number): Promise<Listing> {
     const row = await store.findById(this.db, id);
-    if (!row) throw notFound(MESSAGES.listingNotFound);
-    return store.toListing(row);
+    if (!row || row.moderation === 'REMOVED') throw notFound(MESSAGES.listingNotFound);
+    const [listing] = await store.toListings(this.db, [row]);
+    return listing as Listing;
   }
 
   /** Unsold listings, newest first. */
@@ -94,16 +204,35 @@ export class ListingsService {
     filters: FilterParams,
     limit: number,
     cursor: Cursor | undefined,
+    sort: Sort = 'relevance',
+    excludeSellers: readonly number[] = [],
   ): Promise<Page> {
     if (query === '') {
       return this.browse({
-        categories: filters.categories,
-        minCents: filters.minCents,
-        maxCents: filters.maxCents,
+        ...filters,
+        sort: sort === 'relevance' ? 'newest' : sort,
         limit,
         cursor,
+        excludeSellers,
       });
     }
+    // Blocked sellers are dropped from the page after ranking (the index knows no sellers): such a
+    // page can be shorter than `limit`, and its Link still leads on without a gap.
+    const page =
+      sort !== 'relevance'
+        ? await this.searchSorted(query, filters, sort, limit, cursor)
+        : await this.searchRanked(query, filters, limit, cursor);
+    if (excludeSellers.length === 0) return page;
+    const hidden = new Set(excludeSellers);
+    return { ...page, listings: page.listings.filter((l) => !hidden.has(l.seller.id)) };
+  }
+
+  private async searchRanked(
+    query: string,
+    filters: FilterParams,
+    limit: number,
+    cursor: Cursor | undefined,
+  ): Promise<Page> {
     const after = cursor?.kind === 'search' ? { score: cursor.score, id: cursor.id } : undefined;
     // A hit the database no longer shows (sold or deleted by another process) is dropped from the
     // index and the search runs again; in one process this never loops.
@@ -120,13 +249,62 @@ export class ListingsService {
         for (const h of stale) this.search.forget(h.id);
         continue;
       }
-      const listings = page.flatMap((h) => {
-        const row = byId.get(h.id);
-        return row ? [store.toListing(row)] : [];
-      });
+      const listings = await store.toListings(
+        this.db,
+        page.flatMap((h) => {
+          const row = byId.get(h.id);
+          return row ? [row] : [];
+        }),
+      );
       const last = page[page.length - 1];
       const next: Cursor | undefined =
         hits.length > limit && last ? { kind: 'search', score: last.score, id: last.id } : undefined;
+      return { listings, next };
+    }
+  }
+
+  /** Search in the newest or a price order: every match, keyset-paged by the sort key. */
+  private async searchSorted(
+    query: string,
+    filters: FilterParams,
+    sort: Exclude<Sort, 'relevance'>,
+    limit: number,
+    cursor: Cursor | undefined,
+  ): Promise<Page> {
+    const after =
+      cursor?.kind === 'price'
+        ? { price: cursor.price, id: cursor.id }
+        : cursor?.kind === 'browse'
+          ? { price: 0, id: cursor.id }
+          : undefined;
+    for (let attempt = 0; ; attempt += 1) {
+      const hits = await this.search.searchSorted(query, filters, sort, limit + 1, after);
+      const page = hits.slice(0, limit);
+      const rows = await store.findUnsoldByIds(
+        this.db,
+        page.map((h) => h.id),
+      );
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const stale = page.filter((h) => !byId.has(h.id));
+      if (stale.length > 0 && attempt < 3) {
+        for (const h of stale) this.search.forget(h.id);
+        continue;
+      }
+      const listings = await store.toListings(
+        this.db,
+        page.flatMap((h) => {
+          const row = byId.get(h.id);
+          return row ? [row] : [];
+        }),
+      );
+      const last = page[page.length - 1];
+      let next: Cursor | undefined;
+      if (hits.length > limit && last) {
+        next =
+          sort === 'newest'
+            ? { kind: 'browse', id: last.id }
+            : { kind: 'price', price: last.price, id: last.id };
+      }
       return { listings, next };
     }
   }
@@ -136,22 +314,28 @@ export class ListingsService {
     await this.ownedRow(principal, id);
     const row = await store.toggleSold(this.db, id, principal.userId, this.ctx.clock());
     if (!row) throw notFound(MESSAGES.listingNotFound);
-    this.search.applyRow(row);
-    this.changed();
+    await this.written(row);
     return this.get(id);
   }
 
-  /** Deletes the row, then its photo files; only the seller. */
+  /** Deletes the row (its photo rows go with it), then every photo file; only the seller. */
   async remove(principal: Principal, id: number): Promise<void> {
     await this.ownedRow(principal, id);
+    const photos = (await store.photosFor(this.db, [id])).get(id) ?? [];
     const row = await store.deleteListing(this.db, id, principal.userId);
     if (!row) throw notFound(MESSAGES.listingNotFound);
     this.search.remove(id);
     this.changed();
-    await removeStoredImage(this.ctx, row.image_key, row.thumb_key);
+    const files = new Set<string>();
+    for (const p of photos) files.add(`${p.image_key}\n${p.thumb_key}`);
+    if (row.image_key && row.thumb_key) files.add(`${row.image_key}\n${row.thumb_key}`);
+    for (const f of files) {
+      const [imageKey, thumbKey] = f.split('\n');
+      await removeStoredImage(this.ctx, imageKey ?? null, thumbKey ?? null);
+    }
   }
 
-  private async ownedRow(principal: Principal, id: number): Promise<store.ListingWithSeller> {
+  async ownedRow(principal: Principal, id: number): Promise<store.ListingWithSeller> {
     const row = await store.findById(this.db, id);
     if (!row) throw notFound(MESSAGES.listingNotFound);
     if (row.seller_id !== principal.userId) throw forbidden(MESSAGES.notYourListing);
@@ -164,13 +348,18 @@ export class ListingsService {
     const rows = await store.browse(this.db, {
       ...q,
       beforeId: q.cursor?.kind === 'browse' ? q.cursor.id : undefined,
+      afterPrice: q.cursor?.kind === 'price' ? { price: q.cursor.price, id: q.cursor.id } : undefined,
       limit: q.limit + 1,
     });
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];
-    return {
-      listings: page.map(store.toListing),
-      next: rows.length > q.limit && last ? { kind: 'browse', id: last.id } : undefined,
-    };
+    let next: Cursor | undefined;
+    if (rows.length > q.limit && last) {
+      next =
+        (q.sort ?? 'newest') === 'newest'
+          ? { kind: 'browse', id: last.id }
+          : { kind: 'price', price: last.price_cents, id: last.id };
+    }
+    return { listings: await store.toListings(this.db, page), next };
   }
 }

@@ -1,21 +1,33 @@
-import type { Category, Listing } from '@campus/contract';
+import type { Category, Condition, Listing, ListingPhoto } from '@campus/contract';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { Database, ListingsTable } from '../db/schema.js';
-import { urlForKey } from '../media/index.js';
+import type { Database, ListingPhotosTable, ListingsTable } from '../db/schema.js';
+import { imageVariants, urlForKey } from '../media/index.js';
 import type { SearchDoc } from './search/search-index.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
 export type ListingRow = Selectable<ListingsTable>;
 export type ListingWithSeller = ListingRow & { first_name: string; last_name: string };
+export type PhotoRow = Selectable<ListingPhotosTable>;
+
+/** Browse orders: newest (id desc), price_asc (price, id ascending), price_desc (both descending). */
+export type BrowseSort = 'newest' | 'price_asc' | 'price_desc';
 
 export interface BrowseQuery {
   categories?: readonly Category[];
   minCents?: number;
   maxCents?: number;
+  conditions?: readonly string[];
+  courseCode?: string;
+  isbn?: string;
+  sort?: BrowseSort;
+  /** Keyset for the price sorts: listings after (price, id) in the sort's order. */
+  afterPrice?: { price: number; id: number };
   sellerId?: number;
-  /** Browse shows unsold listings only; a seller's own page shows everything. */
+  /** Browse shows unsold, unmoderated listings only; a seller's own page shows everything. */
   includeSold: boolean;
+  /** Sellers the viewer blocked (safety): their listings are left out. */
+  excludeSellers?: readonly number[];
   /** Keyset: only listings with a smaller id (newest first). */
   beforeId?: number;
   limit: number;
@@ -31,25 +43,50 @@ function withSeller(db: Executor) {
 
 export function browse(db: Executor, q: BrowseQuery): Promise<ListingWithSeller[]> {
   let query = withSeller(db);
-  if (!q.includeSold) query = query.where('listings.is_sold', '=', 0);
+  if (!q.includeSold) {
+    query = query.where('listings.is_sold', '=', 0).where('listings.moderation', 'is', null);
+  }
+  if (q.excludeSellers?.length) query = query.where('listings.seller_id', 'not in', [...q.excludeSellers]);
   if (q.sellerId !== undefined) query = query.where('listings.seller_id', '=', q.sellerId);
   if (q.categories?.length) query = query.where('listings.category', 'in', [...q.categories]);
   if (q.minCents !== undefined) query = query.where('listings.price_cents', '>=', q.minCents);
   if (q.maxCents !== undefined) query = query.where('listings.price_cents', '<=', q.maxCents);
-  if (q.beforeId !== undefined) query = query.where('listings.id', '<', q.beforeId);
-  return query.orderBy('listings.id', 'desc').limit(q.limit).execute();
+  if (q.conditions?.length) query = query.where('listings.condition', 'in', [...q.conditions]);
+  if (q.courseCode !== undefined) query = query.where('listings.course_code', '=', q.courseCode);
+  if (q.isbn !== undefined) query = query.where('listings.isbn', '=', q.isbn);
+  const sort = q.sort ?? 'newest';
+  if (sort === 'newest') {
+    if (q.beforeId !== undefined) query = query.where('listings.id', '<', q.beforeId);
+    return query.orderBy('listings.id', 'desc').limit(q.limit).execute();
+  }
+  const dir = sort === 'price_asc' ? 'asc' : 'desc';
+  const after = q.afterPrice;
+  if (after) {
+    const op = sort === 'price_asc' ? '>' : '<';
+    query = query.where((eb) =>
+      eb.or([
+        eb('listings.price_cents', op, after.price),
+        eb.and([eb('listings.price_cents', '=', after.price), eb('listings.id', op, after.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('listings.price_cents', dir).orderBy('listings.id', dir).limit(q.limit).execute();
 }
 
 export function findById(db: Executor, id: number): Promise<ListingWithSeller | undefined> {
   return withSeller(db).where('listings.id', '=', id).executeTakeFirst();
 }
 
-/** Unsold listings by id, in no particular order (search results are re-ordered by the caller). */
+/**
+ * Unsold, unmoderated listings by id, in no particular order (search results are re-ordered by the
+ * caller).
+ */
 export function findUnsoldByIds(db: Executor, ids: readonly number[]): Promise<ListingWithSeller[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return withSeller(db)
     .where('listings.id', 'in', [...ids])
     .where('listings.is_sold', '=', 0)
+    .where('listings.moderation', 'is', null)
     .execute();
 }
 
@@ -64,9 +101,12 @@ export async function insertListing(
     imageKey: string | null;
     thumbKey: string | null;
     now: number;
+    condition?: string | null;
+    courseCode?: string | null;
+    isbn?: string | null;
   },
 ): Promise<ListingRow> {
-  return db
+  const inserted = await db
     .insertInto('listings')
     .values({
       seller_id: row.sellerId,
@@ -79,9 +119,55 @@ export async function insertListing(
       is_sold: 0,
       created_at: row.now,
       updated_at: row.now,
+      condition: row.condition ?? null,
+      course_code: row.courseCode ?? null,
+      isbn: row.isbn ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  // The cover is also the first row of listing_photos (the seed and older callers pass one photo).
+  if (row.imageKey && row.thumbKey) {
+    await db
+      .insertInto('listing_photos')
+      .values({
+        listing_id: inserted.id,
+        position: 0,
+        image_key: row.imageKey,
+        thumb_key: row.thumbKey,
+        created_at: row.now,
+      })
+      .execute();
+  }
+  return inserted;
+}
+
+/** Photos of these listings, each list in order (cover first). */
+export async function photosFor(db: Executor, ids: readonly number[]): Promise<Map<number, PhotoRow[]>> {
+  const byListing = new Map<number, PhotoRow[]>();
+  if (ids.length === 0) return byListing;
+  const rows = await db
+    .selectFrom('listing_photos')
+    .selectAll()
+    .where('listing_id', 'in', [...ids])
+    .orderBy('listing_id')
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  for (const r of rows) {
+    const list = byListing.get(r.listing_id) ?? [];
+    list.push(r);
+    byListing.set(r.listing_id, list);
+  }
+  return byListing;
+}
+
+/** Rows as API listings, with their photos (one query for the whole page). */
+export async function toListings(db: Executor, rows: readonly ListingWithSeller[]): Promise<Listing[]> {
+  const photos = await photosFor(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toListing(r, photos.get(r.id) ?? []));
 }
 
 /** Flips sold/unsold for the seller's own listing; undefined when it is not theirs or is gone. */
@@ -91,13 +177,25 @@ export function toggleSold(
   sellerId: number,
   now: number,
 ): Promise<ListingRow | undefined> {
-  return db
-    .updateTable('listings')
-    .set({ is_sold: sql<number>`1 - is_sold`, updated_at: now })
-    .where('id', '=', id)
-    .where('seller_id', '=', sellerId)
-    .returningAll()
-    .executeTakeFirst();
+  return (
+    db
+      .updateTable('listings')
+      // AVAILABLE/RESERVED ⇄ SOLD without a deal (features.md §A); is_sold mirrors status. Marking
+      // a reserved listing unsold makes it AVAILABLE: its reservation ended with the manual sale.
+      .set({
+        is_sold: sql<number>`1 - is_sold`,
+        status: sql<'AVAILABLE' | 'SOLD'>`case when is_sold = 1 then 'AVAILABLE' else 'SOLD' end`,
+        // Back on the market: nobody holds it any more (a stale ACCEPTED offer is cancelled by the
+        // next accept, deals/offers.ts).
+        reserved_buyer_id: sql<number | null>`case when is_sold = 1 then null else reserved_buyer_id end`,
+        accepted_offer_id: sql<number | null>`case when is_sold = 1 then null else accepted_offer_id end`,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .where('seller_id', '=', sellerId)
+      .returningAll()
+      .executeTakeFirst()
+  );
 }
 
 export async function deleteListing(
@@ -120,7 +218,19 @@ export async function searchDocs(
 ): Promise<Array<SearchDoc & { updatedAt: number }>> {
   let query = db
     .selectFrom('listings')
-    .select(['id', 'name', 'description', 'category', 'price_cents', 'is_sold', 'updated_at']);
+    .select([
+      'id',
+      'name',
+      'description',
+      'category',
+      'price_cents',
+      'is_sold',
+      'updated_at',
+      'condition',
+      'course_code',
+      'isbn',
+      'moderation',
+    ]);
   if (sinceUpdatedAt !== undefined) query = query.where('updated_at', '>=', sinceUpdatedAt);
   const rows = await query.orderBy('id', 'asc').execute();
   return rows.map((r) => ({
@@ -129,7 +239,11 @@ export async function searchDocs(
     description: r.description,
     category: r.category,
     priceCents: r.price_cents,
-    isSold: r.is_sold === 1,
+    // A listing hidden by moderation (safety) is out of search like a sold one.
+    isSold: r.is_sold === 1 || r.moderation !== null,
+    condition: r.condition,
+    courseCode: r.course_code,
+    isbn: r.isbn,
     updatedAt: Number(r.updated_at),
   }));
 }
@@ -141,12 +255,24 @@ export function toSearchDoc(row: ListingRow): SearchDoc {
     description: row.description,
     category: row.category,
     priceCents: row.price_cents,
-    isSold: row.is_sold === 1,
+    isSold: row.is_sold === 1 || row.moderation !== null,
+    condition: row.condition,
+    courseCode: row.course_code,
+    isbn: row.isbn,
+  };
+}
+
+export function toPhoto(p: PhotoRow): ListingPhoto {
+  return {
+    id: p.id,
+    url: urlForKey(p.image_key),
+    thumbnailUrl: urlForKey(p.thumb_key),
+    variants: imageVariants(p.image_key),
   };
 }
 
 /** The one place rows become API listings (no seller e-mail: design §3). */
-export function toListing(row: ListingWithSeller): Listing {
+export function toListing(row: ListingWithSeller, photos: readonly PhotoRow[] = []): Listing {
   return {
     id: row.id,
     name: row.name,
@@ -155,8 +281,16 @@ export function toListing(row: ListingWithSeller): Listing {
     price: row.price_cents / 100,
     imageUrl: row.image_key ? urlForKey(row.image_key) : null,
     thumbnailUrl: row.thumb_key ? urlForKey(row.thumb_key) : null,
+    imageVariants: imageVariants(row.image_key),
     seller: { id: row.seller_id, firstName: row.first_name, lastName: row.last_name },
     isSold: row.is_sold === 1,
+    status: row.status,
     createdAt: new Date(Number(row.created_at)).toISOString(),
+    condition: (row.condition as Condition | null) ?? null,
+    courseCode: row.course_code ?? null,
+    isbn: row.isbn ?? null,
+    photos: photos.map(toPhoto),
+    // Last key on purpose: answers are personalised after the hot cache by rewriting it (personalise.ts).
+    savedByMe: false,
   };
 }

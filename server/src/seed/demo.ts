@@ -10,6 +10,7 @@ import * as accounts from '../accounts/store.js';
 import { openDb } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { storeJpeg } from '../media/index.js';
+import { queueVariantBackfill } from '../media/jobs.js';
 import * as listings from '../listings/store.js';
 import { DEMO_LISTINGS, DEMO_PASSWORD, DEMO_STUDENTS } from './data.js';
 import { demoPhoto } from './photos.js';
@@ -53,6 +54,8 @@ try {
       });
       if (l.sold) await listings.toggleSold(db.kysely, row.id, row.seller_id, at);
     }
+    // The photos' responsive variants are made by the server's job worker once it runs.
+    await queueVariantBackfill(db.kysely, Date.now());
     console.log(
       `Seeded ${DEMO_STUDENTS.length} demo students and ${DEMO_LISTINGS.length} listings into ${db.dialect === 'sqlite' ? path.join(config.dataDir, 'market.db') : 'PostgreSQL'}.`,
     );

@@ -1,6 +1,14 @@
 import type { Db } from '../../db/connection.js';
 import * as store from '../store.js';
-import { SearchIndex, type SearchAfter, type SearchFilters, type SearchHit } from './search-index.js';
+import {
+  SearchIndex,
+  type ListSort,
+  type SearchAfter,
+  type SearchFilters,
+  type SearchHit,
+  type SortedAfter,
+  type SortedHit,
+} from './search-index.js';
 
 export interface LiveIndexOptions {
   /** How often, at most, a search looks for changes made by other processes. */
@@ -46,6 +54,24 @@ export class LiveSearchIndex {
     limit: number,
     after?: SearchAfter,
   ): Promise<SearchHit[]> {
+    await this.fresh();
+    return this.index.search(query, filters, limit, after);
+  }
+
+  /** Every match in newest or price order (SearchIndex.searchSorted). */
+  async searchSorted(
+    query: string,
+    filters: SearchFilters,
+    sort: ListSort,
+    limit: number,
+    after?: SortedAfter,
+  ): Promise<SortedHit[]> {
+    await this.fresh();
+    return this.index.searchSorted(query, filters, sort, limit, after);
+  }
+
+  /** Built, and other processes' changes read if the last read is older than refreshMs. */
+  private async fresh(): Promise<void> {
     await this.warm();
     if (performance.now() - this.lastRefresh >= this.refreshMs) {
       this.refreshing ??= this.refresh().finally(() => {
@@ -53,7 +79,6 @@ export class LiveSearchIndex {
       });
       await this.refreshing;
     }
-    return this.index.search(query, filters, limit, after);
   }
 
   applyRow(row: store.ListingRow): void {

@@ -1,4 +1,12 @@
-import { CATEGORIES, FUZZY_SEARCH, type Category } from '@campus/contract';
+import {
+  CATEGORIES,
+  CONDITIONS,
+  FUZZY_SEARCH,
+  normalizeCourseCode,
+  normalizeIsbn,
+  type Category,
+  type Sort,
+} from '@campus/contract';
 import Fuse from 'fuse.js';
 import {
   KEY_WEIGHTS,
@@ -13,6 +21,7 @@ import {
   type Pattern,
   type ScoredFields,
 } from './fuse-score.js';
+import { SortedSlots } from './sorted-slots.js';
 
 /** What the index keeps of a listing. */
 export interface SearchDoc {
@@ -22,18 +31,41 @@ export interface SearchDoc {
   category: string;
   priceCents: number;
   isSold: boolean;
+  condition?: string | null;
+  courseCode?: string | null;
+  isbn?: string | null;
 }
 
 export interface SearchFilters {
   categories?: readonly Category[];
   minCents?: number;
   maxCents?: number;
+  conditions?: readonly string[];
+  courseCode?: string;
+  isbn?: string;
 }
 
-/** Position in a ranked result list: results come after (score, id) in (score asc, id desc) order. */
+/**
+ * Position in a result list: for relevance, results come after (score, id) in (score asc, id
+ * desc) order; for the other sorts `score` holds the sort key (see SortedAfter).
+ */
 export interface SearchAfter {
   score: number;
   id: number;
+}
+
+/** Orders other than relevance: newest (id desc), price_asc (price, id asc), price_desc (price, id desc). */
+export type ListSort = Exclude<Sort, 'relevance'>;
+
+/** Position in a sorted result list: after (price, id) in the sort's order; price unused for newest. */
+export interface SortedAfter {
+  price: number;
+  id: number;
+}
+
+export interface SortedHit {
+  id: number;
+  price: number;
 }
 
 export interface SearchHit {
@@ -54,6 +86,8 @@ export interface SearchStats {
 const LONG_QUERY_CANDIDATES = 2000;
 
 const CATEGORY_INDEX = new Map<string, number>(CATEGORIES.map((c, i) => [c, i]));
+/** Condition codes per slot: 0 none, 1.. the CONDITIONS index + 1. */
+const CONDITION_CODE = new Map<string, number>(CONDITIONS.map((c, i) => [c, i + 1]));
 
 const BOUND_BUCKETS = 256;
 
@@ -139,6 +173,21 @@ export class SearchIndex {
   private cats = new Uint8Array(1024);
   private sold = new Uint8Array(1024);
   private alive = new Uint8Array(1024);
+  private conds = new Uint8Array(1024);
+  /** Interned course code and ISBN per slot (0 = none). */
+  private courses = new IntList(1024);
+  private isbns = new IntList(1024);
+  private courseIds = new Map<string, number>();
+  /** Slots by (id) and by (price, id), for the sorted searches. */
+  private byId = new SortedSlots(
+    (slot) => this.ids.data[slot] as number,
+    () => 0,
+  );
+  private byPrice = new SortedSlots(
+    (slot) => this.prices.data[slot] as number,
+    (slot) => this.ids.data[slot] as number,
+  );
+  private isbnIds = new Map<string, number>();
   private fields: ScoredFields[] = [];
   private raw: Array<{ name: string; description: string; category: string }> = [];
   private slotById = new Map<number, number>();
@@ -162,19 +211,54 @@ export class SearchIndex {
     return this.ids.length;
   }
 
-  /** Adds a listing, or updates price and sold state of one already indexed. */
+  private intern(map: Map<string, number>, value: string | null | undefined, add: boolean): number {
+    if (!value) return 0;
+    let id = map.get(value);
+    if (id === undefined) {
+      if (!add) return -1;
+      id = map.size + 1;
+      map.set(value, id);
+    }
+    return id;
+  }
+
+  /**
+   * Adds a listing, or updates one already indexed. An edited name, description or category
+   * retires the old slot and indexes the listing again in a new one (posting lists are append-only).
+   */
   upsert(doc: SearchDoc): void {
     const existing = this.slotById.get(doc.id);
     if (existing !== undefined) {
-      this.sold[existing] = doc.isSold ? 1 : 0;
-      this.prices.data[existing] = doc.priceCents;
-      this.alive[existing] = 1;
-      return;
+      const old = this.raw[existing];
+      if (
+        old &&
+        old.name === doc.name &&
+        old.description === doc.description &&
+        old.category === doc.category
+      ) {
+        this.sold[existing] = doc.isSold ? 1 : 0;
+        if (this.prices.data[existing] !== doc.priceCents) {
+          this.prices.data[existing] = doc.priceCents;
+          this.byPrice.touch(existing);
+        }
+        this.conds[existing] = CONDITION_CODE.get(doc.condition ?? '') ?? 0;
+        this.courses.data[existing] = this.intern(this.courseIds, doc.courseCode, true);
+        this.isbns.data[existing] = this.intern(this.isbnIds, doc.isbn, true);
+        this.alive[existing] = 1;
+        return;
+      }
+      this.alive[existing] = 0;
+      this.slotById.delete(doc.id);
     }
     const slot = this.ids.length;
     this.ensureCapacity(slot + 1);
     this.ids.push(doc.id);
     this.prices.push(doc.priceCents);
+    this.conds[slot] = CONDITION_CODE.get(doc.condition ?? '') ?? 0;
+    this.courses.push(this.intern(this.courseIds, doc.courseCode, true));
+    this.isbns.push(this.intern(this.isbnIds, doc.isbn, true));
+    this.byId.touch(slot);
+    this.byPrice.touch(slot);
     const words = (text: string) =>
       Math.min(MAX_TOKENS, Math.max(1, text.split(/[\t-\r \u00a0]+/).filter(Boolean).length));
     this.tokens.push(words(doc.name) | (words(doc.description) << 8) | (words(doc.category) << 16));
@@ -243,6 +327,10 @@ export class SearchIndex {
     const p = compilePattern(query);
     const m = p.length;
     const top = new TopK(limit, after);
+    // A query that is a course code or an ISBN ranks the books carrying it first (score 0,
+    // below any Fuse score), whether or not their text matches.
+    const exact = this.exactCodeSlots(query, allowed);
+    for (const slot of exact) top.offer(0, this.ids.data[slot] as number);
     const visit = (slot: number, keys = 7) => {
       const score = documentScore(p, this.fields[slot] as ScoredFields, keys);
       if (stats) stats.scored += 1;
@@ -299,7 +387,8 @@ export class SearchIndex {
     };
     if (m === 1) {
       // No bigram to filter by: a one-character pattern must appear as it is (0 errors).
-      for (let slot = this.ids.length - 1; slot >= 0; slot -= 1) if (allowed(slot)) visit(slot);
+      for (let slot = this.ids.length - 1; slot >= 0; slot -= 1)
+        if (allowed(slot) && !exact.has(slot)) visit(slot);
       return top.sorted();
     }
     // The pattern's bigrams, each with the bit mask of the positions it holds in the pattern.
@@ -343,7 +432,11 @@ export class SearchIndex {
     const tokens = this.tokens.data;
     const { alive, sold, cats } = this;
     const prices = this.prices.data;
-    const { catMask, min, max } = this.filterBounds(filters);
+    const { catMask, min, max, condMask, course, isbn } = this.filterBounds(filters);
+    const { conds } = this;
+    const courses = this.courses.data;
+    const isbns = this.isbns.data;
+    const extra = condMask !== -1 || course !== 0 || isbn !== 0 || exact.size > 0;
     // Candidates bucketed (counting sort, no allocation) by the best score they could reach,
     // newest first within a bucket.
     const { candSlot, candPack, candBound, candBucket, order } = this.scratch;
@@ -361,6 +454,12 @@ export class SearchIndex {
       if (catMask !== -1 && (catMask & (1 << cat)) === 0) continue;
       const price = prices[slot] as number;
       if (price < min || price > max) continue;
+      if (extra) {
+        if (condMask !== -1 && (condMask & (1 << (conds[slot] as number))) === 0) continue;
+        if (course !== 0 && courses[slot] !== course) continue;
+        if (isbn !== 0 && isbns[slot] !== isbn) continue;
+        if (exact.has(slot)) continue;
+      }
       // Fewest edits name and description need (see editsFor); above k they cannot match. The
       // category's exact score is known (categoryScore).
       const a = editsFor(all & ~xn, k);
@@ -433,24 +532,61 @@ export class SearchIndex {
     return [...groups];
   }
 
-  private filterBounds(filters: SearchFilters): { catMask: number; min: number; max: number } {
+  /**
+   * Filter bounds: category and condition bit masks (-1 = any), price range, and the interned
+   * course code / ISBN (0 = any; -1 when nothing indexed carries it, so nothing passes).
+   */
+  private filterBounds(filters: SearchFilters): {
+    catMask: number;
+    min: number;
+    max: number;
+    condMask: number;
+    course: number;
+    isbn: number;
+  } {
     return {
       catMask: filters.categories?.length
         ? filters.categories.reduce((mask, c) => mask | (1 << (CATEGORY_INDEX.get(c) ?? 31)), 0)
         : -1,
       min: filters.minCents ?? Number.NEGATIVE_INFINITY,
       max: filters.maxCents ?? Number.POSITIVE_INFINITY,
+      condMask: filters.conditions?.length
+        ? filters.conditions.reduce((mask, c) => mask | (1 << (CONDITION_CODE.get(c) ?? 31)), 0)
+        : -1,
+      course: this.intern(this.courseIds, filters.courseCode, false),
+      isbn: this.intern(this.isbnIds, filters.isbn, false),
     };
   }
 
   private filterFn(filters: SearchFilters): (slot: number) => boolean {
-    const { catMask, min, max } = this.filterBounds(filters);
+    const { catMask, min, max, condMask, course, isbn } = this.filterBounds(filters);
     return (slot) => {
       if (this.alive[slot] !== 1 || this.sold[slot] !== 0) return false;
       if (catMask !== -1 && (catMask & (1 << (this.cats[slot] as number))) === 0) return false;
+      if (condMask !== -1 && (condMask & (1 << (this.conds[slot] as number))) === 0) return false;
+      if (course !== 0 && this.courses.data[slot] !== course) return false;
+      if (isbn !== 0 && this.isbns.data[slot] !== isbn) return false;
       const price = this.prices.data[slot] as number;
       return price >= min && price <= max;
     };
+  }
+
+  /** Live slots passing the filters whose course code or ISBN is the query (normalised). */
+  private exactCodeSlots(query: string, allowed: (slot: number) => boolean): Set<number> {
+    const found = new Set<number>();
+    const courseCode = normalizeCourseCode(query);
+    const isbnCode = normalizeIsbn(query);
+    const course = courseCode ? (this.courseIds.get(courseCode) ?? 0) : 0;
+    const isbn = isbnCode ? (this.isbnIds.get(isbnCode) ?? 0) : 0;
+    if (course === 0 && isbn === 0) return found;
+    const courses = this.courses.data;
+    const isbns = this.isbns.data;
+    for (let slot = this.ids.length - 1; slot >= 0; slot -= 1) {
+      if ((course !== 0 && courses[slot] === course) || (isbn !== 0 && isbns[slot] === isbn)) {
+        if (allowed(slot)) found.add(slot);
+      }
+    }
+    return found;
   }
 
   /** Patterns over 32 characters: Fuse.js itself over the documents sharing most trigrams. */
@@ -496,6 +632,110 @@ export class SearchIndex {
     return top.sorted();
   }
 
+  /**
+   * Every listing the query matches (a Fuse match or a course code / ISBN equal to the query)
+   * passing the filters, in `sort` order after `after`, at most `limit`. The bigram filter marks
+   * the candidates; they are walked in sort order (SortedSlots) and scored one by one until the
+   * page is full, so a common word stops early and a rare one scores only its few candidates.
+   */
+  searchSorted(
+    query: string,
+    filters: SearchFilters,
+    sort: ListSort,
+    limit: number,
+    after?: SortedAfter,
+  ): SortedHit[] {
+    if (query.length === 0) return [];
+    const allowed = this.filterFn(filters);
+    const exact = this.exactCodeSlots(query, allowed);
+    const matches = this.matcher(query, filters);
+    const ids = this.ids.data;
+    const prices = this.prices.data;
+    const hits: SortedHit[] = [];
+    const take = (slot: number): boolean => {
+      if (!allowed(slot)) return false;
+      if (!exact.has(slot) && !matches(slot)) return false;
+      hits.push({ id: ids[slot] as number, price: prices[slot] as number });
+      return hits.length >= limit;
+    };
+    if (sort === 'newest') {
+      const order = this.byId.slots();
+      let i = after ? this.byId.lowerBound(after.id, 0) - 1 : order.length - 1;
+      for (; i >= 0; i -= 1) if (take(order[i] as number)) break;
+    } else if (sort === 'price_asc') {
+      const order = this.byPrice.slots();
+      let i = after ? this.byPrice.lowerBound(after.price, after.id + 1) : 0;
+      for (; i < order.length; i += 1) if (take(order[i] as number)) break;
+    } else {
+      const order = this.byPrice.slots();
+      let i = after ? this.byPrice.lowerBound(after.price, after.id) - 1 : order.length - 1;
+      for (; i >= 0; i -= 1) if (take(order[i] as number)) break;
+    }
+    return hits;
+  }
+
+  /**
+   * Whether a slot's text matches the query (Fuse threshold): the bigram cover refuses most
+   * slots without scoring; long patterns are checked by Fuse itself.
+   */
+  private matcher(query: string, filters: SearchFilters): (slot: number) => boolean {
+    if (query.length > MAX_PATTERN) {
+      return (slot) => {
+        const raw = this.raw[slot];
+        if (!raw) return false;
+        const fuse = new Fuse([raw], {
+          keys: FUZZY_SEARCH.keys.map((k) => ({ name: k.name, weight: k.weight })),
+          threshold: FUZZY_SEARCH.threshold,
+          ignoreLocation: FUZZY_SEARCH.ignoreLocation,
+        });
+        return fuse.search(query).length > 0;
+      };
+    }
+    const p = compilePattern(query);
+    const m = p.length;
+    if (m === 1) return (slot) => documentScore(p, this.fields[slot] as ScoredFields) >= 0;
+    const k = p.maxErrors;
+    const all = m - 1 === 31 ? 0x7fffffff : (1 << (m - 1)) - 1;
+    // Per slot, the pattern bigram positions name and description hold (as in search()), then
+    // the keys that can still match.
+    const grams = new Map<number, number>();
+    for (let i = 0; i + 1 < m; i += 1) {
+      const g = p.text.charCodeAt(i) * 65536 + p.text.charCodeAt(i + 1);
+      grams.set(g, (grams.get(g) ?? 0) | (1 << i));
+    }
+    const masks = this.masks;
+    for (const [gram, positions] of grams) {
+      for (const group of this.groupsFor(filters)) {
+        const list = this.postings.get(gram * GROUPS + group);
+        if (!list) continue;
+        const data = list.data;
+        for (let i = 0; i < list.length; i += 1) {
+          const v = data[i] as number;
+          const at = (v >>> 3) << 1;
+          masks[at] = (masks[at] as number) | (positions & -(v & 1));
+          masks[at + 1] = (masks[at + 1] as number) | (positions & -((v >>> 1) & 1));
+        }
+      }
+    }
+    const size = this.ids.length;
+    const found = new Uint8Array(size);
+    for (let slot = 0; slot < size; slot += 1) {
+      const at = slot << 1;
+      const xn = masks[at] as number;
+      const xd = masks[at + 1] as number;
+      if ((xn | xd) === 0) continue;
+      masks[at] = 0;
+      masks[at + 1] = 0;
+      found[slot] = (editsFor(all & ~xn, k) <= k ? 1 : 0) | (editsFor(all & ~xd, k) <= k ? 2 : 0);
+    }
+    const catMatch = CATEGORIES.map((c) => keyScore(p, c.toLowerCase(), 0) >= 0);
+    return (slot) => {
+      const cat = this.cats[slot] as number;
+      const keys = (found[slot] ?? 0) | ((cat < CATEGORIES.length ? catMatch[cat] : true) ? 4 : 0);
+      return keys !== 0 && documentScore(p, this.fields[slot] as ScoredFields, keys) >= 0;
+    };
+  }
+
   private ensureCapacity(n: number): void {
     if (n <= this.cats.length) return;
     let cap = this.cats.length;
@@ -506,6 +746,7 @@ export class SearchIndex {
       return next;
     };
     this.cats = grow(this.cats);
+    this.conds = grow(this.conds);
     this.sold = grow(this.sold);
     this.alive = grow(this.alive);
     const masks = new Int32Array(2 * cap);

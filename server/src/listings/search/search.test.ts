@@ -159,8 +159,9 @@ const FIXTURE: FixtureListing[] = [
     price: '110',
   },
   {
-    name: 'Parking permit sublease',
-    description: 'Lot 89 permit for the spring semester.',
+    // Not a parking permit: campuses forbid reselling those, so the door rules would refuse it.
+    name: 'Bike locker sublease',
+    description: 'Locker 89 by the library for the spring semester.',
     category: 'OTHER',
     price: '150',
   },

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  asStudent,
+  createStudent,
+  createTestApp,
+  dialects,
+  type Student,
+  type TestApp,
+} from '../../test/helper.js';
+import { HotCache, PAGE_TTL_MS, cacheKey } from './hot-cache.js';
+import { postListing, validFields } from './testing.js';
+
+describe('HotCache bounds (issue 8, item 11)', () => {
+  it('keys by the parsed page parameters in a fixed order', () => {
+    expect(cacheKey('/listings/recent', { limit: 100, cursor: undefined })).toBe(
+      '/listings/recent?limit=100',
+    );
+    expect(cacheKey('/listings/recent', { limit: 5, cursor: { kind: 'browse', id: 7 } })).toMatch(
+      /^\/listings\/recent\?limit=5&cursor=[A-Za-z0-9_-]+$/,
+    );
+  });
+
+  it('evicts the oldest entries beyond the entry cap', () => {
+    const cache = new HotCache(3, 1_000_000);
+    for (const k of ['a', 'b', 'c', 'd']) cache.remember(k, 'x', undefined);
+    expect(cache.size).toBe(3);
+    expect(cache.answer('a')).toBeUndefined();
+    expect(cache.answer('d')?.body).toBe('x');
+  });
+
+  it('evicts the oldest entries beyond the byte cap and refuses one answer larger than the cap', () => {
+    const cache = new HotCache(1_000, 1_000);
+    const body = 'y'.repeat(200); // 400 bytes + key
+    cache.remember('a', body, undefined);
+    cache.remember('b', body, undefined);
+    cache.remember('c', body, undefined);
+    expect(cache.bytes).toBeLessThanOrEqual(1_000);
+    expect(cache.answer('a')).toBeUndefined();
+    expect(cache.answer('c')?.body).toBe(body);
+    cache.remember('huge', 'z'.repeat(600), undefined);
+    expect(cache.answer('huge')).toBeUndefined();
+    expect(cache.answer('c')?.body).toBe(body);
+  });
+
+  it('replacing a key does not count its bytes twice, and entries expire', () => {
+    let now = 0;
+    const cache = new HotCache(10, 10_000, () => now);
+    cache.remember('a', 'x'.repeat(100), undefined);
+    const once = cache.bytes;
+    cache.remember('a', 'x'.repeat(100), undefined);
+    expect(cache.bytes).toBe(once);
+    now += PAGE_TTL_MS;
+    expect(cache.answer('a')).toBeUndefined();
+    expect(cache.bytes).toBe(0);
+  });
+});
+
+describe.each(dialects)('hot cache keys over HTTP (%s)', (dialect) => {
+  let t: TestApp;
+  let alice: Student;
+
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+    alice = await createStudent(t);
+    for (let i = 0; i < 3; i += 1) await postListing(t, alice, validFields({ name: `Cached lamp ${i}` }));
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('junk query parameters share one entry and never reach the Link header', async () => {
+    t.app.listings.cache.listingsChanged();
+    const first = await asStudent(t, alice, { method: 'GET', url: '/listings/recent?limit=2&junk=0' });
+    expect(first.statusCode).toBe(200);
+    for (let n = 1; n <= 200; n += 1) {
+      const res = await asStudent(t, alice, {
+        method: 'GET',
+        url: `/listings/recent?junk=${n}&limit=2&other${n}=${'z'.repeat(50)}`,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(first.body);
+    }
+    expect(t.app.listings.cache.size).toBe(1);
+    const link = first.headers.link as string;
+    expect(link).toMatch(/^<\/listings\/recent\?limit=2&cursor=[A-Za-z0-9_-]+>; rel="next"$/);
+    expect(link).not.toContain('junk');
+  });
+
+  it('the same parameters in another order or spelling hit the same entry', async () => {
+    t.app.listings.cache.listingsChanged();
+    await asStudent(t, alice, { method: 'GET', url: '/listings/ELECTRONICS?limit=2' });
+    await asStudent(t, alice, { method: 'GET', url: '/listings/electronics?limit=2&x=1' });
+    await asStudent(t, alice, { method: 'GET', url: '/listings/Electronics?limit=2&limit=2' });
+    expect(t.app.listings.cache.size).toBe(1);
+  });
+});

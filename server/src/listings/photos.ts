@@ -1,0 +1,156 @@
+import { SELLING_LIMITS, SELLING_MESSAGES, type Listing } from '@campus/contract';
+import { sql, type Transaction } from 'kysely';
+import type { AppContext, Principal } from '../context.js';
+import type { Database } from '../db/schema.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { removeStoredImage, storeJpeg } from '../media/index.js';
+import type { ListingsService } from './service.js';
+import type { ListingRow } from './store.js';
+
+/**
+ * Photos of a listing (features.md §B): at most 8, ordered by `position`, the first is the cover
+ * and is mirrored into listings.image_key/thumb_key so every older reader (imageUrl, chat, the
+ * seed) keeps working. Files are written before the row and removed if the row fails; a removed
+ * photo's files are deleted after its row is gone.
+ */
+export class PhotosService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly listings: ListingsService,
+  ) {}
+
+  private get db() {
+    return this.ctx.db.kysely;
+  }
+
+  /** Serialises photo changes of one listing (PostgreSQL; SQLite writes are serial already). */
+  private async lock(trx: Transaction<Database>, id: number): Promise<void> {
+    if (this.ctx.db.dialect === 'postgres')
+      await sql`select id from listings where id = ${id} for update`.execute(trx);
+  }
+
+  private async count(trx: Transaction<Database> | typeof this.db, id: number): Promise<number> {
+    const r = await trx
+      .selectFrom('listing_photos')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('listing_id', '=', id)
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
+  /** Points the listing's cover columns at its first photo (or none) and bumps updated_at. */
+  private async syncCover(trx: Transaction<Database>, id: number, now: number): Promise<ListingRow> {
+    const first = await trx
+      .selectFrom('listing_photos')
+      .select(['image_key', 'thumb_key'])
+      .where('listing_id', '=', id)
+      .orderBy('position')
+      .orderBy('id')
+      .executeTakeFirst();
+    return trx
+      .updateTable('listings')
+      .set({ image_key: first?.image_key ?? null, thumb_key: first?.thumb_key ?? null, updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async add(principal: Principal, id: number, image: Buffer | null): Promise<Listing> {
+    await this.listings.ownedRow(principal, id);
+    if (!image) throw badRequest(SELLING_MESSAGES.photoRequired);
+    // Refuse early, before the image work, when the listing is already full.
+    if ((await this.count(this.db, id)) >= SELLING_LIMITS.photosMax)
+      throw badRequest(SELLING_MESSAGES.photosTooMany);
+    const stored = await storeJpeg(this.ctx, image);
+    let row: ListingRow;
+    try {
+      const now = this.ctx.clock();
+      row = await this.db.transaction().execute(async (trx) => {
+        await this.lock(trx, id);
+        if ((await this.count(trx, id)) >= SELLING_LIMITS.photosMax)
+          throw badRequest(SELLING_MESSAGES.photosTooMany);
+        const last = await trx
+          .selectFrom('listing_photos')
+          .select((eb) => eb.fn.max('position').as('p'))
+          .where('listing_id', '=', id)
+          .executeTakeFirst();
+        const position = last?.p === null || last?.p === undefined ? 0 : Number(last.p) + 1;
+        await trx
+          .insertInto('listing_photos')
+          .values({
+            listing_id: id,
+            position,
+            image_key: stored.imageKey,
+            thumb_key: stored.thumbKey,
+            created_at: now,
+          })
+          .execute();
+        return this.syncCover(trx, id, now);
+      });
+    } catch (err) {
+      await removeStoredImage(this.ctx, stored.imageKey, stored.thumbKey);
+      throw err;
+    }
+    await this.listings.written(row);
+    return this.listings.get(id);
+  }
+
+  async remove(principal: Principal, id: number, photoId: number): Promise<Listing> {
+    await this.listings.ownedRow(principal, id);
+    const now = this.ctx.clock();
+    const { row, photo } = await this.db.transaction().execute(async (trx) => {
+      await this.lock(trx, id);
+      const photo = await trx
+        .deleteFrom('listing_photos')
+        .where('id', '=', photoId)
+        .where('listing_id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      if (!photo) throw notFound(SELLING_MESSAGES.photoNotFound);
+      return { row: await this.syncCover(trx, id, now), photo };
+    });
+    await this.listings.written(row);
+    // After the row: a failed delete leaves the listing consistent and only a stray file.
+    await removeStoredImage(this.ctx, photo.image_key, photo.thumb_key);
+    return this.listings.get(id);
+  }
+
+  async reorder(principal: Principal, id: number, body: unknown): Promise<Listing> {
+    await this.listings.ownedRow(principal, id);
+    const ids = (body as { photoIds?: unknown } | null)?.photoIds;
+    if (
+      !Array.isArray(ids) ||
+      ids.length === 0 ||
+      !ids.every((v) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0 && v <= 2147483647) ||
+      new Set(ids).size !== ids.length
+    )
+      throw badRequest(SELLING_MESSAGES.photoOrderInvalid);
+    const order = ids as number[];
+    const now = this.ctx.clock();
+    const row = await this.db.transaction().execute(async (trx) => {
+      await this.lock(trx, id);
+      const current = await trx
+        .selectFrom('listing_photos')
+        .select('id')
+        .where('listing_id', '=', id)
+        .execute();
+      const have = new Set(current.map((p) => p.id));
+      if (have.size !== order.length || !order.every((p) => have.has(p)))
+        throw badRequest(SELLING_MESSAGES.photoOrderInvalid);
+      for (const [position, photoId] of order.entries()) {
+        await trx.updateTable('listing_photos').set({ position }).where('id', '=', photoId).execute();
+      }
+      return this.syncCover(trx, id, now);
+    });
+    await this.listings.written(row);
+    return this.listings.get(id);
+  }
+}
+
+/** A photo id from the path: 1..2147483647 (PostgreSQL integer). */
+export function parsePhotoId(raw: string | undefined): number {
+  const text = raw ?? '';
+  if (!/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > 2147483647)
+    throw badRequest(SELLING_MESSAGES.photoIdInvalid);
+  return Number(text);
+}

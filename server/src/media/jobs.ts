@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../context.js';
+import type { Database } from '../db/schema.js';
+import { uploadsDir } from './storage.js';
+import { ensureVariants, photosMissingVariants } from './variants.js';
+
+/** Makes the responsive variants of one stored photo (enqueued by storeJpeg). */
+export const MEDIA_VARIANTS_JOB = 'media.variants';
+/** The one-off backfill for photos stored before variants existed (enqueued by migration 009). */
+export const MEDIA_BACKFILL_JOB = 'media.variants.backfill';
+export const MEDIA_BACKFILL_KEY = 'media-variants-backfill';
+
+/** Photos per backfill run: a run stays far below the job lease even on a busy machine. */
+const BACKFILL_BATCH = 10;
+
+export interface VariantsPayload {
+  key: string;
+}
+export interface BackfillPayload {
+  /** Continue after this photo key ('' = from the start). */
+  after?: string;
+}
+
+export function registerMediaJobs(ctx: AppContext): void {
+  const dir = uploadsDir(ctx.config.dataDir);
+  ctx.jobs.register<VariantsPayload>(MEDIA_VARIANTS_JOB, ({ key }) => ensureVariants(dir, key));
+  ctx.jobs.register<BackfillPayload>(MEDIA_BACKFILL_JOB, async ({ after = '' }) => {
+    const { keys, next } = await photosMissingVariants(dir, after, BACKFILL_BATCH);
+    for (const key of keys) await ensureVariants(dir, key);
+    // The rest in a new job: each run is short, and a restart resumes where it stopped.
+    if (next) {
+      await ctx.jobs.enqueue<BackfillPayload>(
+        ctx.db.kysely,
+        MEDIA_BACKFILL_JOB,
+        { after: next },
+        { key: `${MEDIA_BACKFILL_KEY}:${next}` },
+      );
+    }
+  });
+}
+
+/**
+ * Queues the backfill without a running app (the demo seed stores photos with no job queue): the
+ * app's worker makes the variants once it starts. A backfill already pending is kept.
+ */
+export async function queueVariantBackfill(db: Kysely<Database>, now: number): Promise<void> {
+  await db
+    .insertInto('jobs')
+    .values({
+      type: MEDIA_BACKFILL_JOB,
+      payload: '{}',
+      run_at: now,
+      max_attempts: 10,
+      key: MEDIA_BACKFILL_KEY,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { ListingsModule } from '../listings/index.js';
+import { matchListing } from './matching.js';
+import { sellingRoutes } from './routes.js';
+import { SellingService } from './service.js';
+
+/**
+ * Selling and finding (features.md §B): favourites, saved searches, wanted posts, and matching of
+ * new and edited listings against them. Edit, photos, condition, sorting and textbook fields live
+ * in listings/ (they change the listing itself).
+ */
+export async function registerSelling(
+  app: FastifyInstance,
+  ctx: AppContext,
+  listings: ListingsModule,
+): Promise<void> {
+  const service = new SellingService(ctx, listings);
+  listings.service.afterWrite.push((row) => matchListing(ctx, row));
+  await app.register(sellingRoutes(ctx, service, listings));
+}

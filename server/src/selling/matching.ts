@@ -1,0 +1,89 @@
+import type { AppContext } from '../context.js';
+import { queryMatches } from '../listings/search/match-one.js';
+import type { ListingRow } from '../listings/store.js';
+import { notifySavedSearchMatch, notifyWantedMatch } from '../notifications/producers.js';
+
+/**
+ * Matches a new or edited listing against every saved search and open wanted post, by the rules
+ * of the search itself (filters, then the Fuse match or an equal course code / ISBN), and
+ * records one row per saver per listing in saved_search_matches / wanted_matches. The primary
+ * key (user_id, listing_id) makes "never twice" hold across edits and processes; the
+ * notifications module reads these tables (docs/architecture.md, "Selling: match records").
+ */
+export async function matchListing(ctx: AppContext, row: ListingRow): Promise<void> {
+  if (row.is_sold !== 0) return;
+  const db = ctx.db.kysely;
+  const now = ctx.clock();
+  const listing = {
+    name: row.name,
+    description: row.description,
+    category: row.category,
+    courseCode: row.course_code,
+    isbn: row.isbn,
+  };
+
+  // Saved searches: the price and course filters in SQL, the rest here.
+  let searches = db
+    .selectFrom('saved_searches')
+    .selectAll()
+    .where('user_id', '<>', row.seller_id)
+    .where((eb) => eb.or([eb('price_min_cents', 'is', null), eb('price_min_cents', '<=', row.price_cents)]))
+    .where((eb) => eb.or([eb('price_max_cents', 'is', null), eb('price_max_cents', '>=', row.price_cents)]));
+  searches =
+    row.course_code === null
+      ? searches.where('course_code', 'is', null)
+      : searches.where((eb) =>
+          eb.or([eb('course_code', 'is', null), eb('course_code', '=', row.course_code)]),
+        );
+  const savedMatches = new Map<number, { id: number; query: string }>();
+  for (const s of await searches.orderBy('id').execute()) {
+    if (savedMatches.has(s.user_id)) continue;
+    if (s.categories !== '' && !s.categories.split(',').includes(row.category)) continue;
+    if (s.conditions !== '' && (row.condition === null || !s.conditions.split(',').includes(row.condition)))
+      continue;
+    if (!queryMatches(s.query, listing)) continue;
+    savedMatches.set(s.user_id, { id: s.id, query: s.query });
+  }
+  for (const [userId, search] of savedMatches) {
+    // The notification is created with the record, so only the first match ever notifies.
+    await db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('saved_search_matches')
+        .values({ user_id: userId, listing_id: row.id, saved_search_id: search.id, created_at: now })
+        .onConflict((oc) => oc.columns(['user_id', 'listing_id']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0)
+        await notifySavedSearchMatch(ctx, trx, userId, row, search.query);
+    });
+  }
+
+  // Open wanted posts: the title is the query; category, maxPrice and courseCode the filters.
+  let wanted = db
+    .selectFrom('wanted_posts')
+    .selectAll()
+    .where('user_id', '<>', row.seller_id)
+    .where('expires_at', '>', now)
+    .where('category', '=', row.category)
+    .where((eb) => eb.or([eb('max_price_cents', 'is', null), eb('max_price_cents', '>=', row.price_cents)]));
+  wanted =
+    row.course_code === null
+      ? wanted.where('course_code', 'is', null)
+      : wanted.where((eb) => eb.or([eb('course_code', 'is', null), eb('course_code', '=', row.course_code)]));
+  const wantedMatches = new Map<number, { id: number; title: string }>();
+  for (const w of await wanted.orderBy('id').execute()) {
+    if (wantedMatches.has(w.user_id)) continue;
+    if (!queryMatches(w.title, listing)) continue;
+    wantedMatches.set(w.user_id, { id: w.id, title: w.title });
+  }
+  for (const [userId, wanted] of wantedMatches) {
+    await db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('wanted_matches')
+        .values({ user_id: userId, listing_id: row.id, wanted_id: wanted.id, created_at: now })
+        .onConflict((oc) => oc.columns(['user_id', 'listing_id']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0)
+        await notifyWantedMatch(ctx, trx, userId, row, wanted.title);
+    });
+  }
+}

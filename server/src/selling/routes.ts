@@ -1,0 +1,207 @@
+import {
+  MESSAGES,
+  SELLING_MESSAGES,
+  listingResponse,
+  pageQueryDoc,
+  saveResponse,
+  savedSearchDoc,
+  savedSearchResponse,
+  wantedDoc,
+  wantedQueryDoc,
+  wantedResponse,
+} from '@campus/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { principalOf, requireAuth } from '../http/auth.js';
+import { badRequest } from '../http/errors.js';
+import { doc } from '../http/openapi.js';
+import { z } from 'zod';
+import type { ListingsModule } from '../listings/index.js';
+import { RenderedListings } from '../listings/personalise.js';
+import { encodeCursor, nextLink, parseFilters, parsePage, type RawQuery } from '../listings/query.js';
+import type { SellingService } from './service.js';
+
+/** A positive id from the path, within PostgreSQL's integer range. */
+function pathId(request: FastifyRequest, key: string, message: string): number {
+  const raw = (request.params as Record<string, string | undefined>)[key] ?? '';
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2147483647) throw badRequest(message);
+  return Number(raw);
+}
+
+const LINK = { link: 'The next page: `<url>; rel="next"` (absent on the last page)' };
+const idParams = z.object({ id: z.number().int().min(1).max(2147483647) });
+
+export function sellingRoutes(ctx: AppContext, service: SellingService, listings: ListingsModule) {
+  return async function routes(app: FastifyInstance): Promise<void> {
+    app.addHook('preHandler', requireAuth(ctx));
+
+    // ---- favourites
+    app.put(
+      '/listings/:id/save',
+      doc({
+        tag: 'selling',
+        auth: true,
+        summary: 'Save a listing (idempotent; not your own)',
+        params: idParams,
+        response: saveResponse,
+        errors: [400, 404],
+      }),
+      async (request) => {
+        const id = pathId(request, 'id', MESSAGES.listingIdInvalid);
+        await service.save(principalOf(request), id);
+        return { id, savedByMe: true };
+      },
+    );
+    app.delete(
+      '/listings/:id/save',
+      doc({
+        tag: 'selling',
+        auth: true,
+        summary: 'Unsave a listing (idempotent)',
+        params: idParams,
+        response: saveResponse,
+        errors: [400, 404],
+      }),
+      async (request) => {
+        const id = pathId(request, 'id', MESSAGES.listingIdInvalid);
+        await service.unsave(principalOf(request), id);
+        return { id, savedByMe: false };
+      },
+    );
+    app.get(
+      '/listings/saved',
+      doc({
+        tag: 'selling',
+        auth: true,
+        summary: "The caller's saved listings, most recently saved first (sold ones too)",
+        query: pageQueryDoc,
+        response: z.array(listingResponse),
+        headers: LINK,
+        errors: [400],
+      }),
+      async (request, reply) => {
+        const page = parsePage(request.query as RawQuery, 'browse');
+        const result = await service.saved(principalOf(request), page.limit, page.cursor);
+        if (result.next) reply.header('link', nextLink(request.url, encodeCursor(result.next)));
+        const body = await listings.personaliser.body(
+          new RenderedListings(result.listings, true),
+          principalOf(request),
+        );
+        return reply.type('application/json; charset=utf-8').send(body);
+      },
+    );
+
+    // ---- saved searches
+    app.post(
+      '/searches',
+      doc({
+        tag: 'selling',
+        auth: true,
+        summary: 'Save a search (at most 20 per student)',
+        body: savedSearchDoc,
+        status: 201,
+        response: savedSearchResponse,
+        errors: [400, 409],
+      }),
+      async (request, reply) =>
+        reply.code(201).send(await service.createSearch(principalOf(request), request.body)),
+    );
+    app.get(
+      '/searches',
+      doc({
+        tag: 'selling',
+        auth: true,
+        summary: "The caller's saved searches (at most 20, newest first)",
+        response: z.array(savedSearchResponse),
+        errors: [],
+      }),
+      async (request) => service.searches(principalOf(request)),
+    );
+    app.delete(
+      '/searches/:id',
+      doc({
+        tag: 'selling',
+        auth: true,
+        summary: 'Delete a saved search (owner only; others get 404)',
+        params: idParams,
+        response: z.object({ id: z.number().int() }),
+        errors: [400, 404],
+      }),
+      async (request) => {
+        const id = pathId(request, 'id', SELLING_MESSAGES.savedSearchIdInvalid);
+        await service.deleteSearch(principalOf(request), id);
+        return { id };
+      },
+    );
+
+    // ---- wanted posts
+    app.post(
+      '/wanted',
+      doc({
+        tag: 'selling',
+        auth: true,
+        summary: 'Post a wanted item (at most 10 open; expires after 30 days)',
+        body: wantedDoc,
+        status: 201,
+        response: wantedResponse,
+        errors: [400, 409],
+      }),
+      async (request, reply) =>
+        reply.code(201).send(await service.createWanted(principalOf(request), request.body)),
+    );
+    app.get(
+      '/wanted',
+      doc({
+        tag: 'selling',
+        auth: true,
+        summary: "Everyone's open wanted posts, newest first",
+        query: wantedQueryDoc,
+        response: z.array(wantedResponse),
+        headers: LINK,
+        errors: [400],
+      }),
+      async (request, reply) => {
+        const raw = request.query as RawQuery;
+        const { categories } = parseFilters({ categories: raw.categories });
+        const page = parsePage(raw, 'browse');
+        const result = await service.openWanted(categories, page.limit, page.cursor);
+        if (result.next) reply.header('link', nextLink(request.url, encodeCursor(result.next)));
+        return result.posts;
+      },
+    );
+    app.get(
+      '/wanted/self',
+      doc({
+        tag: 'selling',
+        auth: true,
+        summary: "The caller's wanted posts, open and expired, newest first",
+        query: pageQueryDoc,
+        response: z.array(wantedResponse),
+        headers: LINK,
+        errors: [400],
+      }),
+      async (request, reply) => {
+        const page = parsePage(request.query as RawQuery, 'browse');
+        const result = await service.myWanted(principalOf(request), page.limit, page.cursor);
+        if (result.next) reply.header('link', nextLink(request.url, encodeCursor(result.next)));
+        return result.posts;
+      },
+    );
+    app.delete(
+      '/wanted/:id',
+      doc({
+        tag: 'selling',
+        auth: true,
+        summary: 'Delete a wanted post (author only)',
+        params: idParams,
+        response: z.object({ id: z.number().int() }),
+        errors: [400, 403, 404],
+      }),
+      async (request) => {
+        const id = pathId(request, 'id', SELLING_MESSAGES.wantedIdInvalid);
+        await service.deleteWanted(principalOf(request), id);
+        return { id };
+      },
+    );
+  };
+}
