@@ -1,0 +1,284 @@
+import {
+  ERROR_CODES,
+  SAFETY_MESSAGES,
+  modReasonSchema,
+  suspendSchema,
+  type AuditEntry,
+  type ModAction,
+  type ReportOutcome,
+  type ReportTargetType,
+} from '@campus/contract';
+import type { Transaction } from 'kysely';
+import type { AppContext, Principal } from '../context.js';
+import type { Database } from '../db/schema.js';
+import { HttpError, badRequest, notFound, parseOr400 } from '../http/errors.js';
+import type { ListingsModule } from '../listings/index.js';
+import { enqueueMail } from '../mail/jobs.js';
+import { listingRemovedMail } from './mail.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const conflict = (message: string) => new HttpError(409, message, ERROR_CODES.conflict);
+
+export function isModerator(ctx: AppContext, principal: Principal): boolean {
+  return ctx.config.moderatorEmails.includes(principal.email.toLowerCase());
+}
+
+/**
+ * Moderator decisions (features.md §C). Each one closes the open reports it answers and appends
+ * one audit row in the same transaction; the audit table refuses updates and deletes itself.
+ */
+export class ModerationService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly listings: ListingsModule,
+  ) {}
+
+  private get db() {
+    return this.ctx.db.kysely;
+  }
+
+  private async audit(
+    trx: Transaction<Database>,
+    moderator: Principal,
+    action: ModAction,
+    target: { type: ReportTargetType; id: number },
+    reason: string,
+    detail: Record<string, unknown> = {},
+  ): Promise<void> {
+    await trx
+      .insertInto('mod_audit')
+      .values({
+        moderator_id: moderator.userId,
+        action,
+        target_type: target.type,
+        target_id: target.id,
+        reason,
+        detail: JSON.stringify(detail),
+        created_at: this.ctx.clock(),
+      })
+      .execute();
+  }
+
+  private async closeReports(
+    trx: Transaction<Database>,
+    moderator: Principal,
+    where: { type: ReportTargetType; id: number } | { userId: number },
+    outcome: ReportOutcome,
+  ): Promise<number> {
+    let q = trx
+      .updateTable('reports')
+      .set({ status: 'DONE', outcome, decided_by: moderator.userId, decided_at: this.ctx.clock() })
+      .where('status', '=', 'OPEN');
+    q =
+      'userId' in where
+        ? q.where('target_user_id', '=', where.userId).where('target_type', 'in', ['USER', 'MESSAGE'])
+        : q.where('target_type', '=', where.type).where('target_id', '=', where.id);
+    const result = await q.executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** Dismisses every open report about the report's target; a listing hidden by reports shows again. */
+  async dismiss(moderator: Principal, reportId: number, body: unknown): Promise<void> {
+    const reason = optionalReason(body);
+    const report = await this.db
+      .selectFrom('reports')
+      .select(['target_type', 'target_id', 'status'])
+      .where('id', '=', reportId)
+      .executeTakeFirst();
+    if (!report) throw notFound(SAFETY_MESSAGES.reportMissing);
+    if (report.status !== 'OPEN') throw conflict(SAFETY_MESSAGES.reportAlreadyDone);
+    const target = { type: report.target_type as ReportTargetType, id: report.target_id };
+    const listing = await this.db.transaction().execute(async (trx) => {
+      const closed = await this.closeReports(trx, moderator, target, 'DISMISSED');
+      await this.audit(trx, moderator, 'DISMISS', target, reason, { reportId, reportsClosed: closed });
+      if (target.type !== 'LISTING') return undefined;
+      return trx
+        .updateTable('listings')
+        .set({ moderation: null, updated_at: this.ctx.clock() })
+        .where('id', '=', target.id)
+        .where('moderation', '=', 'REPORTED')
+        .returningAll()
+        .executeTakeFirst();
+    });
+    if (listing) await this.listings.service.written(listing);
+  }
+
+  /** Hidden for everyone; the seller is e-mailed the reason through the durable mail queue. */
+  async removeListing(moderator: Principal, listingId: number, body: unknown): Promise<void> {
+    const { reason } = parseOr400(modReasonSchema, body);
+    const current = await this.db
+      .selectFrom('listings')
+      .innerJoin('users', 'users.id', 'listings.seller_id')
+      .select(['listings.moderation', 'listings.name', 'users.email', 'users.first_name'])
+      .where('listings.id', '=', listingId)
+      .executeTakeFirst();
+    if (!current) throw notFound(SAFETY_MESSAGES.reportNotFound);
+    if (current.moderation === 'REMOVED') throw conflict(SAFETY_MESSAGES.listingAlreadyRemoved);
+    const target = { type: 'LISTING' as const, id: listingId };
+    const row = await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('listings')
+        .set({ moderation: 'REMOVED', moderation_reason: reason, updated_at: this.ctx.clock() })
+        .where('id', '=', listingId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const closed = await this.closeReports(trx, moderator, target, 'REMOVED');
+      await this.audit(trx, moderator, 'REMOVE_LISTING', target, reason, {
+        listingName: current.name,
+        reportsClosed: closed,
+      });
+      await enqueueMail(
+        this.ctx,
+        trx,
+        listingRemovedMail({
+          to: current.email,
+          firstName: current.first_name,
+          listingName: current.name,
+          reason,
+          campusName: this.ctx.config.campusName,
+          publicUrl: this.ctx.config.publicUrl,
+        }),
+      );
+      return updated;
+    });
+    this.ctx.jobs.kick();
+    await this.listings.service.written(row);
+  }
+
+  /** Shows a removed or report-hidden listing again; its open reports are closed as RESTORED. */
+  async restoreListing(moderator: Principal, listingId: number, body: unknown): Promise<void> {
+    const reason = optionalReason(body);
+    const current = await this.db
+      .selectFrom('listings')
+      .select(['moderation'])
+      .where('id', '=', listingId)
+      .executeTakeFirst();
+    if (!current) throw notFound(SAFETY_MESSAGES.reportNotFound);
+    if (current.moderation === null) throw conflict(SAFETY_MESSAGES.listingNotHidden);
+    const target = { type: 'LISTING' as const, id: listingId };
+    const row = await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('listings')
+        .set({ moderation: null, moderation_reason: null, updated_at: this.ctx.clock() })
+        .where('id', '=', listingId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const closed = await this.closeReports(trx, moderator, target, 'RESTORED');
+      await this.audit(trx, moderator, 'RESTORE_LISTING', target, reason, {
+        was: current.moderation,
+        reportsClosed: closed,
+      });
+      return updated;
+    });
+    await this.listings.service.written(row);
+  }
+
+  /**
+   * Suspends a student: the token version moves (every token dies), every STOMP session closes on
+   * every process (the revoke event travels over Redis), and login answers until when and why.
+   */
+  async suspend(moderator: Principal, userId: number, body: unknown): Promise<void> {
+    const { reason, days } = parseOr400(suspendSchema, body);
+    if (userId === moderator.userId) throw badRequest(SAFETY_MESSAGES.suspendSelf);
+    const user = await this.db
+      .selectFrom('users')
+      .select(['id', 'token_version'])
+      .where('id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!user) throw notFound(SAFETY_MESSAGES.userNotFound);
+    const now = this.ctx.clock();
+    const until = days === undefined ? null : now + days * DAY_MS;
+    const target = { type: 'USER' as const, id: userId };
+    const tokenVersion = await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('users')
+        .set((eb) => ({
+          suspended_at: now,
+          suspended_until: until,
+          suspension_reason: reason,
+          token_version: eb('token_version', '+', 1),
+        }))
+        .where('id', '=', userId)
+        .returning('token_version')
+        .executeTakeFirstOrThrow();
+      const closed = await this.closeReports(trx, moderator, { userId }, 'SUSPENDED');
+      await this.audit(trx, moderator, 'SUSPEND', target, reason, {
+        until: until === null ? null : new Date(until).toISOString(),
+        reportsClosed: closed,
+      });
+      return updated.token_version;
+    });
+    this.ctx.events.emit('user.tokensRevoked', { userId, tokenVersion });
+  }
+
+  async unsuspend(moderator: Principal, userId: number, body: unknown): Promise<void> {
+    const reason = optionalReason(body);
+    const user = await this.db
+      .selectFrom('users')
+      .select(['suspended_at', 'suspended_until'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!user) throw notFound(SAFETY_MESSAGES.userNotFound);
+    const active =
+      user.suspended_at !== null &&
+      (user.suspended_until === null || Number(user.suspended_until) > this.ctx.clock());
+    if (!active) throw conflict(SAFETY_MESSAGES.notSuspended);
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({ suspended_at: null, suspended_until: null, suspension_reason: null })
+        .where('id', '=', userId)
+        .execute();
+      await this.audit(trx, moderator, 'UNSUSPEND', { type: 'USER', id: userId }, reason);
+    });
+  }
+
+  /** Newest first, keyset-paged by id. */
+  async auditLog(
+    limit: number,
+    before: number | undefined,
+  ): Promise<{ entries: AuditEntry[]; more: boolean }> {
+    let q = this.db
+      .selectFrom('mod_audit')
+      .innerJoin('users', 'users.id', 'mod_audit.moderator_id')
+      .select([
+        'mod_audit.id',
+        'mod_audit.moderator_id',
+        'users.first_name',
+        'users.last_name',
+        'mod_audit.action',
+        'mod_audit.target_type',
+        'mod_audit.target_id',
+        'mod_audit.reason',
+        'mod_audit.detail',
+        'mod_audit.created_at',
+      ])
+      .orderBy('mod_audit.id', 'desc')
+      .limit(limit + 1);
+    if (before !== undefined) q = q.where('mod_audit.id', '<', before);
+    const rows = await q.execute();
+    return {
+      more: rows.length > limit,
+      entries: rows.slice(0, limit).map((r) => ({
+        id: r.id,
+        moderator: { id: r.moderator_id, firstName: r.first_name, lastName: r.last_name },
+        action: r.action as ModAction,
+        targetType: r.target_type as ReportTargetType,
+        targetId: r.target_id,
+        reason: r.reason,
+        detail: r.detail,
+        createdAt: new Date(Number(r.created_at)).toISOString(),
+      })),
+    };
+  }
+}
+
+/** Dismiss, restore and unsuspend take an optional reason (kept in the audit log). */
+function optionalReason(body: unknown): string {
+  if (body === undefined || body === null) return '';
+  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest(SAFETY_MESSAGES.reasonRequired);
+  const raw = (body as { reason?: unknown }).reason;
+  if (raw === undefined || raw === null || raw === '') return '';
+  return parseOr400(modReasonSchema, { reason: raw }).reason;
+}
