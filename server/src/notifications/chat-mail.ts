@@ -1,0 +1,133 @@
+import { NOTIFICATION_LIMITS, parseRoomId, type ChatMessage } from '@campus/contract';
+import type { AppContext } from '../context.js';
+import type { ChatModule } from '../chat/index.js';
+import { deliveryTime, isQuietTime } from './quiet-hours.js';
+import type { NotificationService } from './service.js';
+import * as store from './store.js';
+
+const CHAT_MAIL_JOB = 'notify.chatMail';
+const CHAT_PUSH_JOB = 'notify.chatPush';
+const DELAY_MS = NOTIFICATION_LIMITS.chatEmailDelayMinutes * 60_000;
+const GAP_MS = NOTIFICATION_LIMITS.chatEmailGapMinutes * 60_000;
+
+interface RoomUser {
+  roomId: string;
+  userId: number;
+}
+
+/**
+ * Unread chat: an e-mail when a message is still unread 10 minutes after it arrived, at most one
+ * per room per hour (features.md §D), and a push right away to a student with no open session.
+ * Both are jobs, so they survive restarts and run once with N processes; the hourly rule is a
+ * conditional upsert, so even two runs racing send one e-mail.
+ */
+export function registerChatMail(ctx: AppContext, chat: ChatModule, service: NotificationService): void {
+  const db = ctx.db.kysely;
+
+  chat.service.afterSend.push(async (message: ChatMessage, recipientId: number) => {
+    const job: RoomUser = { roomId: message.roomId, userId: recipientId };
+    const now = ctx.clock();
+    await ctx.jobs.enqueue(db, CHAT_MAIL_JOB, job, {
+      runAt: now + DELAY_MS,
+      key: `chatmail:${message.roomId}:${recipientId}`,
+    });
+    await ctx.jobs.enqueue(db, CHAT_PUSH_JOB, job, {
+      runAt: deliveryTime(now, ctx.config.campusTimezone),
+      key: `chatpush:${message.roomId}:${recipientId}`,
+    });
+  });
+
+  /** Unread messages from the other party, oldest first. */
+  async function unread(roomId: string, userId: number) {
+    const read = await db
+      .selectFrom('chat_reads')
+      .select('last_read_message_id')
+      .where('room_id', '=', roomId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return db
+      .selectFrom('chat_messages')
+      .select(['id', 'sender_id', 'content', 'url', 'sent_at'])
+      .where('room_id', '=', roomId)
+      .where('sender_id', '<>', userId)
+      .where('id', '>', read?.last_read_message_id ?? 0)
+      .orderBy('id')
+      .execute();
+  }
+
+  async function later(job: RoomUser, runAt: number): Promise<void> {
+    await ctx.jobs.enqueue(db, CHAT_MAIL_JOB, job, {
+      runAt,
+      key: `chatmail:${job.roomId}:${job.userId}:${runAt}`,
+    });
+  }
+
+  async function summary(job: RoomUser) {
+    const pair = parseRoomId(job.roomId);
+    if (!pair) return null;
+    const messages = await unread(job.roomId, job.userId);
+    const last = messages[messages.length - 1];
+    if (!last) return null;
+    const peer = await db
+      .selectFrom('users')
+      .select('first_name')
+      .where('id', '=', last.sender_id)
+      .executeTakeFirst();
+    const name = peer?.first_name ?? 'Someone';
+    const preview = last.content.trim() ? last.content.trim().slice(0, 140) : 'A photo';
+    const count = messages.length;
+    return {
+      messages,
+      title: count === 1 ? `${name} sent you a message` : `${name} sent you ${count} messages`,
+      body: `“${preview}${last.content.trim().length > 140 ? '…' : ''}”`,
+      link: `/chat/${job.roomId}`,
+    };
+  }
+
+  ctx.jobs.register<RoomUser>(CHAT_MAIL_JOB, async (job) => {
+    const now = ctx.clock();
+    if (!(await store.isEnabled(db, job.userId, 'CHAT_MESSAGE', 'email'))) return;
+    const s = await summary(job);
+    if (!s) return;
+    const oldest = Number(s.messages[0]!.sent_at);
+    if (now < oldest + DELAY_MS) return later(job, oldest + DELAY_MS);
+    const mark = await db
+      .selectFrom('chat_mail_marks')
+      .select('last_sent_at')
+      .where('room_id', '=', job.roomId)
+      .where('user_id', '=', job.userId)
+      .executeTakeFirst();
+    if (mark && now < Number(mark.last_sent_at) + GAP_MS)
+      return later(job, Number(mark.last_sent_at) + GAP_MS);
+    if (isQuietTime(now, ctx.config.campusTimezone))
+      return later(job, deliveryTime(now, ctx.config.campusTimezone));
+    const user = await store.userContact(db, job.userId);
+    if (!user) return;
+    const claimed = await db
+      .insertInto('chat_mail_marks')
+      .values({ room_id: job.roomId, user_id: job.userId, last_sent_at: now })
+      .onConflict((oc) =>
+        oc
+          .columns(['room_id', 'user_id'])
+          .doUpdateSet({ last_sent_at: now })
+          .where('chat_mail_marks.last_sent_at', '<=', now - GAP_MS),
+      )
+      .returning('last_sent_at')
+      .executeTakeFirst();
+    if (!claimed) return;
+    await service.sendEmail(job.userId, user, 'CHAT_MESSAGE', s.title, s.body, s.link);
+  });
+
+  ctx.jobs.register<RoomUser>(CHAT_PUSH_JOB, async (job) => {
+    if (!(await store.isEnabled(db, job.userId, 'CHAT_MESSAGE', 'push'))) return;
+    const s = await summary(job);
+    if (!s) return;
+    // One notification per room on the device: the tag replaces the previous one.
+    await service.sendPushes(job.userId, {
+      title: s.title,
+      body: s.body,
+      link: s.link,
+      tag: `chat-${job.roomId}`,
+    });
+  });
+}

@@ -1,0 +1,99 @@
+import { NOTIFICATION_LIMITS } from '@campus/contract';
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../context.js';
+import type { Database } from '../db/schema.js';
+import type { ListingRow } from '../listings/store.js';
+import { notify } from './service.js';
+
+type Executor = Kysely<Database>;
+
+const dollars = (cents: number) =>
+  `$${(cents / 100).toFixed(cents % 100 === 0 ? 0 : 2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+
+const listingLink = (id: number) => `/single_listing/${id}`;
+
+/** Called by selling's matcher when it records a new saved-search match (same transaction). */
+export async function notifySavedSearchMatch(
+  ctx: AppContext,
+  trx: Executor,
+  userId: number,
+  listing: ListingRow,
+  query: string,
+): Promise<void> {
+  const what = query.trim() ? `“${query.trim().slice(0, 60)}”` : 'your saved search';
+  await notify(ctx, trx, {
+    userId,
+    type: 'SAVED_SEARCH_MATCH',
+    title: `New listing for ${what}`,
+    body: `${listing.name} — ${dollars(listing.price_cents)}`,
+    link: listingLink(listing.id),
+    subjectId: listing.id,
+  });
+}
+
+/** Called by selling's matcher when it records a new wanted-post match (same transaction). */
+export async function notifyWantedMatch(
+  ctx: AppContext,
+  trx: Executor,
+  userId: number,
+  listing: ListingRow,
+  wantedTitle: string,
+): Promise<void> {
+  await notify(ctx, trx, {
+    userId,
+    type: 'WANTED_MATCH',
+    title: `Someone is selling what you want: “${wantedTitle.slice(0, 60)}”`,
+    body: `${listing.name} — ${dollars(listing.price_cents)}`,
+    link: listingLink(listing.id),
+    subjectId: listing.id,
+  });
+}
+
+/**
+ * PRICE_DROP to everyone who saved the listing, only when the price is at least 10 % below the
+ * last announced price: replaying the listing's recorded drops, each qualifying drop becomes the
+ * new reference, and a price raised meanwhile counts from the raised price. So five 3 % cuts add up
+ * to one notification, and the rule needs no state beyond the drops selling records. Runs inside
+ * the edit's transaction (the new drop is already recorded).
+ */
+export async function announcePriceDrop(
+  ctx: AppContext,
+  trx: Executor,
+  listing: ListingRow,
+  oldCents: number,
+): Promise<void> {
+  const drops = await trx
+    .selectFrom('listing_price_drops')
+    .select(['old_price_cents', 'new_price_cents'])
+    .where('listing_id', '=', listing.id)
+    .orderBy('id')
+    .execute();
+  if (drops.length === 0) drops.push({ old_price_cents: oldCents, new_price_cents: listing.price_cents });
+  let reference = 0;
+  let qualifies = false;
+  let baseline = 0;
+  for (const d of drops) {
+    reference = Math.max(reference, d.old_price_cents);
+    qualifies = (reference - d.new_price_cents) * 100 >= reference * NOTIFICATION_LIMITS.priceDropPercent;
+    baseline = reference;
+    if (qualifies) reference = d.new_price_cents;
+  }
+  if (!qualifies) return;
+  const savers = await trx
+    .selectFrom('listing_saves')
+    .select('user_id')
+    .where('listing_id', '=', listing.id)
+    .where('user_id', '<>', listing.seller_id)
+    .execute();
+  const percent = Math.floor(((baseline - listing.price_cents) * 100) / baseline);
+  for (const { user_id } of savers) {
+    await notify(ctx, trx, {
+      userId: user_id,
+      type: 'PRICE_DROP',
+      title: `Price drop: ${listing.name}`,
+      body: `Now ${dollars(listing.price_cents)} (was ${dollars(baseline)}, ${percent} % less).`,
+      link: listingLink(listing.id),
+      subjectId: listing.id,
+    });
+  }
+}

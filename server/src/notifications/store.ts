@@ -1,0 +1,134 @@
+import type { AppNotification, NotificationChannel, NotificationType } from '@campus/contract';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, NotificationsTable } from '../db/schema.js';
+
+type Executor = Kysely<Database>;
+export type NotificationRow = Selectable<NotificationsTable>;
+
+export interface NewNotification {
+  userId: number;
+  type: NotificationType;
+  title: string;
+  body: string;
+  link: string;
+  subjectId: number | null;
+  createdAt: number;
+}
+
+export async function insertNotification(db: Executor, n: NewNotification): Promise<NotificationRow> {
+  return db
+    .insertInto('notifications')
+    .values({
+      user_id: n.userId,
+      type: n.type,
+      title: n.title.slice(0, 200),
+      body: n.body.slice(0, 500),
+      link: n.link.slice(0, 300),
+      subject_id: n.subjectId,
+      created_at: n.createdAt,
+      read_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function toNotification(row: NotificationRow): AppNotification {
+  return {
+    id: row.id,
+    type: row.type as NotificationType,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    readAt: row.read_at === null ? null : new Date(Number(row.read_at)).toISOString(),
+    title: row.title,
+    body: row.body,
+    link: row.link,
+  };
+}
+
+export async function findNotification(db: Executor, id: number): Promise<NotificationRow | undefined> {
+  return db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Newest first; `before` pages to older rows. One extra row tells whether there is a next page. */
+export async function listNotifications(
+  db: Executor,
+  userId: number,
+  page: { before?: number; limit: number },
+): Promise<{ rows: NotificationRow[]; more: boolean }> {
+  let q = db.selectFrom('notifications').selectAll().where('user_id', '=', userId);
+  if (page.before !== undefined) q = q.where('id', '<', page.before);
+  const rows = await q
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  return { rows: rows.slice(0, page.limit), more: rows.length > page.limit };
+}
+
+export async function unreadCount(db: Executor, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** The read marker: everything up to `upTo` is read (earlier reads keep their time). */
+export async function markReadUpTo(db: Executor, userId: number, upTo: number, now: number): Promise<void> {
+  await db
+    .updateTable('notifications')
+    .set({ read_at: now })
+    .where('user_id', '=', userId)
+    .where('id', '<=', upTo)
+    .where('read_at', 'is', null)
+    .execute();
+}
+
+/** The stored switches (only ones that differ from "on" matter, but both are kept). */
+export async function listPrefs(
+  db: Executor,
+  userId: number,
+): Promise<Array<{ kind: string; channel: string; enabled: number }>> {
+  return db
+    .selectFrom('notification_prefs')
+    .select(['kind', 'channel', 'enabled'])
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function isEnabled(
+  db: Executor,
+  userId: number,
+  kind: string,
+  channel: NotificationChannel,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('notification_prefs')
+    .select('enabled')
+    .where('user_id', '=', userId)
+    .where('kind', '=', kind)
+    .where('channel', '=', channel)
+    .executeTakeFirst();
+  return row === undefined || row.enabled === 1;
+}
+
+export async function setPref(
+  db: Executor,
+  userId: number,
+  kind: string,
+  channel: NotificationChannel,
+  enabled: boolean,
+): Promise<void> {
+  await db
+    .insertInto('notification_prefs')
+    .values({ user_id: userId, kind, channel, enabled: enabled ? 1 : 0 })
+    .onConflict((oc) => oc.columns(['user_id', 'kind', 'channel']).doUpdateSet({ enabled: enabled ? 1 : 0 }))
+    .execute();
+}
+
+export async function userContact(
+  db: Executor,
+  userId: number,
+): Promise<{ email: string; first_name: string } | undefined> {
+  return db.selectFrom('users').select(['email', 'first_name']).where('id', '=', userId).executeTakeFirst();
+}
