@@ -1,0 +1,236 @@
+import {
+  REVIEW_WINDOW_MS,
+  TRUST_LIMITS,
+  TRUST_MESSAGES,
+  profilePatchSchema,
+  reviewSchema,
+  type DealWithReviews,
+  type Listing,
+  type Profile,
+  type Review,
+} from '@campus/contract';
+import type { AppContext, Principal } from '../context.js';
+import { HttpError, badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
+import type { ListingsModule } from '../listings/index.js';
+import { RenderedListings } from '../listings/personalise.js';
+import * as listingStore from '../listings/store.js';
+import { imageVariants, removeStoredImage, storeJpeg, urlForKey } from '../media/index.js';
+import { medianReplyMinutes } from './reply-time.js';
+import * as store from './store.js';
+
+export const REVEAL_JOB = 'reviews.reveal';
+export interface RevealPayload {
+  dealId: number;
+}
+const revealKey = (dealId: number) => `${REVEAL_JOB}:${dealId}`;
+
+const conflict = (message: string) => new HttpError(409, message);
+
+export interface Paged<T> {
+  items: T[];
+  /** The id to continue before, when there is a next page. */
+  nextBeforeId: number | undefined;
+}
+
+/** Reviews, profiles and the caller's deals (features.md §A). */
+export class TrustService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly listings: ListingsModule,
+  ) {}
+
+  private get db() {
+    return this.ctx.db.kysely;
+  }
+
+  // ---- profiles
+
+  async profile(viewer: Principal, userId: number): Promise<Profile> {
+    const user = await store.findUser(this.db, userId);
+    if (!user) throw notFound(TRUST_MESSAGES.userNotFound);
+    const now = this.ctx.clock();
+    const [ratingInfo, dealsCount, noShows, replyMinutes, listings] = await Promise.all([
+      store.rating(this.db, userId),
+      store.countDeals(this.db, userId),
+      store.countNoShows(this.db, userId),
+      medianReplyMinutes(this.db, userId, now),
+      this.listingsOf(viewer, userId),
+    ]);
+    const events = dealsCount + noShows;
+    return {
+      id: user.id,
+      firstName: user.first_name,
+      lastName: user.last_name,
+      avatarUrl: user.avatar_key ? urlForKey(user.avatar_key) : null,
+      avatarVariants: imageVariants(user.avatar_key),
+      bio: user.bio ?? '',
+      memberSince: store.iso(user.created_at),
+      verifiedStudent: true,
+      ratingAverage: ratingInfo.average,
+      ratingCount: ratingInfo.count,
+      dealsCount,
+      reliability:
+        events >= TRUST_LIMITS.reliabilityMinEvents ? Math.round((dealsCount / events) * 100) / 100 : null,
+      medianReplyMinutes: replyMinutes,
+      listings,
+    };
+  }
+
+  /** Available and reserved listings (not sold), newest first, as the viewer sees them. */
+  private async listingsOf(viewer: Principal, sellerId: number): Promise<Listing[]> {
+    const rows = await listingStore.browse(this.db, {
+      sellerId,
+      includeSold: false,
+      limit: TRUST_LIMITS.profileListings,
+    });
+    const listings = await listingStore.toListings(this.db, rows);
+    if (listings.length === 0) return [];
+    const body = await this.listings.personaliser.body(new RenderedListings(listings, true), viewer);
+    return JSON.parse(body) as Listing[];
+  }
+
+  async updateMe(principal: Principal, body: unknown): Promise<Profile> {
+    if (body === null || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length === 0)
+      throw badRequest(TRUST_MESSAGES.bioInvalid);
+    const { bio } = parseOr400(profilePatchSchema, body);
+    await store.setBio(this.db, principal.userId, bio === '' ? null : bio);
+    return this.profile(principal, principal.userId);
+  }
+
+  async setAvatar(principal: Principal, image: Buffer | null): Promise<Profile> {
+    if (!image) throw badRequest(TRUST_MESSAGES.avatarRequired);
+    const stored = await storeJpeg(this.ctx, image);
+    let old: { avatar_key: string | null; avatar_thumb_key: string | null } | undefined;
+    try {
+      old = await store.setAvatar(this.db, principal.userId, stored);
+    } catch (err) {
+      await removeStoredImage(this.ctx, stored.imageKey, stored.thumbKey);
+      throw err;
+    }
+    // After the row: a failed delete leaves only a stray file, never a broken avatar.
+    await removeStoredImage(this.ctx, old?.avatar_key, old?.avatar_thumb_key);
+    return this.profile(principal, principal.userId);
+  }
+
+  // ---- reviews
+
+  async review(principal: Principal, dealId: number, body: unknown): Promise<DealWithReviews> {
+    const deal = await store.findDeal(this.db, dealId);
+    if (!deal) throw notFound(TRUST_MESSAGES.dealNotFound);
+    const me = principal.userId;
+    if (deal.seller_id !== me && deal.buyer_id !== me) throw forbidden(TRUST_MESSAGES.notYourDeal);
+    const input = parseOr400(reviewSchema, body);
+    const now = this.ctx.clock();
+    const deadline = Number(deal.completed_at) + REVIEW_WINDOW_MS;
+    if (now > deadline) throw conflict(TRUST_MESSAGES.reviewWindowOver);
+    const subjectId = deal.seller_id === me ? deal.buyer_id : deal.seller_id;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        const mine = await trx
+          .selectFrom('reviews')
+          .select('id')
+          .where('deal_id', '=', dealId)
+          .where('reviewer_id', '=', me)
+          .executeTakeFirst();
+        if (mine) throw conflict(TRUST_MESSAGES.alreadyReviewed);
+        await store.insertReview(trx, { dealId, reviewerId: me, subjectId, ...input, now });
+        // Blind until the window closes at the latest; the job is durable (survives restarts).
+        await this.ctx.jobs.enqueue<RevealPayload>(
+          trx,
+          REVEAL_JOB,
+          { dealId },
+          { runAt: deadline, key: revealKey(dealId) },
+        );
+      });
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      // Two requests of the same student at once: the unique (deal, reviewer) index refused one.
+      if (await this.hasReviewed(dealId, me)) throw conflict(TRUST_MESSAGES.alreadyReviewed);
+      throw err;
+    }
+    // After the commit, so two parties reviewing at once in two processes cannot both miss the
+    // other's row: whichever commits last sees both.
+    const reviews = await store.reviewsOfDeal(this.db, dealId);
+    if (reviews.length >= 2) {
+      await store.reveal(this.db, dealId, this.ctx.clock());
+      await this.ctx.jobs.cancel(this.db, revealKey(dealId));
+    }
+    const [item] = await this.dealItems(me, [deal]);
+    return item as DealWithReviews;
+  }
+
+  private async hasReviewed(dealId: number, userId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('reviews')
+      .select('id')
+      .where('deal_id', '=', dealId)
+      .where('reviewer_id', '=', userId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The durable reveal at the end of the review window (job handler). */
+  async revealDue(dealId: number): Promise<void> {
+    await store.reveal(this.db, dealId, this.ctx.clock());
+  }
+
+  async reviewsOf(userId: number, limit: number, beforeId?: number): Promise<Paged<Review>> {
+    if (!(await store.findUser(this.db, userId))) throw notFound(TRUST_MESSAGES.userNotFound);
+    const rows = await store.revealedReviewsOf(this.db, userId, limit, beforeId);
+    const page = rows.slice(0, limit);
+    return {
+      items: page.map(store.toReview),
+      nextBeforeId: rows.length > limit ? page[page.length - 1]?.id : undefined,
+    };
+  }
+
+  // ---- the caller's deals
+
+  async deals(principal: Principal, limit: number, beforeId?: number): Promise<Paged<DealWithReviews>> {
+    const rows = await store.dealsOf(this.db, principal.userId, limit, beforeId);
+    const page = rows.slice(0, limit);
+    return {
+      items: await this.dealItems(principal.userId, page),
+      nextBeforeId: rows.length > limit ? page[page.length - 1]?.id : undefined,
+    };
+  }
+
+  private async dealItems(me: number, deals: readonly store.DealRow[]): Promise<DealWithReviews[]> {
+    const now = this.ctx.clock();
+    const [reviews, people] = await Promise.all([
+      store.reviewsOfDeals(
+        this.db,
+        deals.map((d) => d.id),
+      ),
+      store.names(
+        this.db,
+        deals.map((d) => (d.seller_id === me ? d.buyer_id : d.seller_id)),
+      ),
+    ]);
+    const byId = new Map(people.map((p) => [p.id, p]));
+    return deals.map((d) => {
+      const otherId = d.seller_id === me ? d.buyer_id : d.seller_id;
+      const other = byId.get(otherId);
+      const mine = reviews.find((r) => r.deal_id === d.id && r.reviewer_id === me);
+      const theirs = reviews.find((r) => r.deal_id === d.id && r.reviewer_id === otherId);
+      const deadline = Number(d.completed_at) + REVIEW_WINDOW_MS;
+      return {
+        id: d.id,
+        listingId: d.listing_id,
+        listingName: d.listing_name,
+        sellerId: d.seller_id,
+        buyerId: d.buyer_id,
+        price: d.price_cents / 100,
+        completedAt: store.iso(d.completed_at),
+        role: d.seller_id === me ? 'SELLER' : 'BUYER',
+        counterpart: { id: otherId, firstName: other?.first_name ?? '', lastName: other?.last_name ?? '' },
+        myReview: mine ? store.toReview(mine) : null,
+        // Blind: the other side's words only once revealed.
+        theirReview: theirs && theirs.revealed_at !== null ? store.toReview(theirs) : null,
+        canReview: !mine && now <= deadline,
+        reviewDeadline: store.iso(deadline),
+        revealed: (mine?.revealed_at ?? null) !== null || (theirs?.revealed_at ?? null) !== null,
+      };
+    });
+  }
+}
