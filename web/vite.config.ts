@@ -1,9 +1,45 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { buildSync } from 'esbuild';
+import { defineConfig, loadEnv, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/**
+ * Installable app (features.md §D): the web manifest and the service worker (web/src/pwa/sw.ts,
+ * Workbox). The worker is registered by a few lines in main.tsx after the page has loaded, so no
+ * registration code sits in front of the first render.
+ */
+const pwa = () =>
+  VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'src/pwa',
+    filename: 'sw.ts',
+    injectRegister: false,
+    // Only small files are precached; the app shell is cached by the worker itself (see sw.ts).
+    injectManifest: { globPatterns: ['offline.html', 'favicon.svg', 'icons/*.png'] },
+    manifest: {
+      id: '/',
+      name: 'Campus Market',
+      short_name: 'Campus Market',
+      description: 'Buy and sell with verified students on your campus.',
+      start_url: '/dashboard',
+      scope: '/',
+      display: 'standalone',
+      orientation: 'portrait',
+      background_color: '#f4f6f5',
+      theme_color: '#18453b',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    devOptions: { enabled: false },
+  });
 
 /** Target of the dev-server proxy: the Fastify server of the `server` workspace. */
 const API_TARGET = 'http://localhost:3000';
@@ -66,11 +102,148 @@ function contractTreeShaking(): Plugin {
   };
 }
 
+type Primitive = string | number | boolean;
+
+/** The contract's exported values, evaluated once at build time (bundled with esbuild). */
+function contractValues(): Record<string, unknown> {
+  const entry = path.resolve(import.meta.dirname, '../contract/src/index.ts');
+  const code = buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    format: 'cjs',
+    platform: 'node',
+  }).outputFiles[0]!.text;
+  const module = { exports: {} as Record<string, unknown> };
+  new Function('module', 'exports', 'require', code)(module, module.exports, createRequire(entry));
+  return module.exports;
+}
+
+const IMPORT_FROM_CONTRACT = /import\s*\{([^}]*)\}\s*from\s*["']@campus\/contract["']/g;
+
+/**
+ * Build-only: replaces `MESSAGES.someText`, `LIMITS.listingNameMax`, … (a constant table of the
+ * contract, read with a literal key) by the value itself, in every module that imports the table
+ * from `@campus/contract`. Whole tables (the messages of every screen: ~7 KB) then stay out of the
+ * JavaScript of a page that needs three of their strings; a module that still uses the table as a
+ * whole (`MESSAGES[key]`, a message function) keeps importing it. Values are the contract's own.
+ */
+function inlineContractConstants(): Plugin {
+  let values: Record<string, unknown> = {};
+  const literal = (value: unknown): string | undefined => {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      return JSON.stringify(value as Primitive);
+    return undefined;
+  };
+  return {
+    name: 'campus:inline-contract-constants',
+    apply: 'build',
+    enforce: 'post',
+    buildStart() {
+      values = contractValues();
+    },
+    transform(code, id) {
+      if (id.includes('node_modules') || !/\.[jt]sx?$/.test(id) || !code.includes('@campus/contract'))
+        return null;
+      const tables = new Set<string>();
+      for (const m of code.matchAll(IMPORT_FROM_CONTRACT)) {
+        for (const spec of m[1]!.split(',')) {
+          const name = spec.trim();
+          // Plain objects only (not schemas, arrays or functions), imported under their own name.
+          const value = values[name];
+          if (/^[A-Z][A-Z0-9_]*$/.test(name) && value && Object.getPrototypeOf(value) === Object.prototype)
+            tables.add(name);
+        }
+      }
+      if (tables.size === 0) return null;
+      const access = new RegExp(
+        `(?<![\\w$.])(${[...tables].join('|')})\\.([A-Za-z_$][\\w$]*)(?![\\w$]|\\s*\\()`,
+        'g',
+      );
+      let changed = false;
+      const out = code.replace(access, (whole, table: string, key: string) => {
+        const inlined = literal((values[table] as Record<string, unknown>)[key]);
+        if (inlined === undefined) return whole;
+        changed = true;
+        return inlined;
+      });
+      return changed ? { code: out, map: null } : null;
+    },
+  };
+}
+
+/** Lazy page modules the boot script preloads, by the name boot.ts uses (the file name). */
+const PAGE_MODULE = /[\\/](\w+Page)\.tsx$/;
+
+/**
+ * Build-only: emits `assets/boot-<hash>.js` (web/src/boot/boot.ts, bundled and minified) and loads
+ * it `async` from index.html. It runs while the entry chunk is still downloading: it modulepreloads
+ * the chunks of the page being opened (table filled in here from the bundle) and starts the page's
+ * first API calls. `VITE_API_BASE_URL` is baked in as in the app.
+ */
+function bootScript(apiBase: string): Plugin {
+  const bootFile = path.resolve(import.meta.dirname, 'src/boot/boot.ts');
+  // The pages boot.ts knows (`page: 'XPage'`): the table only lists those.
+  const bootPages = new Set(
+    [...readFileSync(bootFile, 'utf8').matchAll(/page: '(\w+Page)'/g)].map((m) => m[1]!),
+  );
+  return {
+    name: 'campus:boot',
+    apply: 'build',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const html = bundle['index.html'];
+        if (!html || html.type !== 'asset') return;
+        const chunks = Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === 'chunk');
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const closure = (file: string, into: Set<string>) => {
+          if (into.has(file)) return into;
+          into.add(file);
+          for (const dep of byFile.get(file)?.imports ?? []) closure(dep, into);
+          return into;
+        };
+        // Already in index.html (entry + its static imports): not repeated.
+        const initial = new Set<string>();
+        for (const c of chunks) if (c.isEntry) closure(c.fileName, initial);
+        const routeChunks: Record<string, string[]> = {};
+        for (const c of chunks) {
+          const page = c.facadeModuleId ? PAGE_MODULE.exec(c.facadeModuleId)?.[1] : undefined;
+          if (!page || !c.isDynamicEntry || !bootPages.has(page)) continue;
+          routeChunks[page] = [...closure(c.fileName, new Set())]
+            .filter((f) => !initial.has(f))
+            .map((f) => `/${f}`);
+        }
+        const result = buildSync({
+          entryPoints: [bootFile],
+          bundle: true,
+          minify: true,
+          write: false,
+          format: 'iife',
+          target: 'es2022',
+          define: { __ROUTE_CHUNKS__: JSON.stringify(routeChunks), __API_BASE__: JSON.stringify(apiBase) },
+        });
+        const ref = this.emitFile({ type: 'asset', name: 'boot.js', source: result.outputFiles[0]!.text });
+        const file = this.getFileName(ref);
+        html.source = String(html.source).replace(
+          /(<script type="module")/,
+          `<script async src="/${file}"></script>\n    $1`,
+        );
+      },
+    },
+  };
+}
+
+function reactRouterBuild(file: string): string {
+  const pkg = path.dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
+  return path.join(pkg, 'dist', 'production', file);
+}
+
 const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
 
 /**
- * Build-only: writes `file.br` and `file.gz` beside every compressible file of the output (at least
- * 1 KB), at maximum quality, so that the server can send them as they are (e.g. `@fastify/static`
+ * Build-only: writes `file.br` and `file.gz` beside every compressible file of the output (when
+ * smaller), at maximum quality, so that the server can send them as they are (e.g. `@fastify/static`
  * with `preCompressed: true`) instead of compressing on each request. Without compression the
  * initial JS + CSS is ~3x larger on the wire, which dominates mobile Lighthouse FCP/LCP.
  */
@@ -91,21 +264,39 @@ function precompress(): Plugin {
       for (const file of walk(outDir)) {
         if (!COMPRESSIBLE.test(file)) continue;
         const data = readFileSync(file);
-        if (data.length < 1024) continue;
-        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
-        writeFileSync(
-          `${file}.br`,
-          brotliCompressSync(data, {
-            params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
-          }),
-        );
+        // Small chunks too (a page needs a dozen of them): only where compressing saves bytes.
+        const gz = gzipSync(data, { level: 9 });
+        const br = brotliCompressSync(data, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+        });
+        if (gz.length < data.length) writeFileSync(`${file}.gz`, gz);
+        if (br.length < data.length) writeFileSync(`${file}.br`, br);
       }
     },
   };
 }
 
-export default defineConfig({
-  plugins: [react(), tailwindcss(), contractTreeShaking(), precompress()],
+export default defineConfig(({ mode }) => ({
+  plugins: [
+    react(),
+    tailwindcss(),
+    contractTreeShaking(),
+    pwa(),
+    inlineContractConstants(),
+    bootScript(loadEnv(mode, import.meta.dirname, 'VITE_').VITE_API_BASE_URL?.replace(/\/+$/, '') ?? ''),
+    precompress(),
+  ],
+  resolve: {
+    // React Router's package exports resolve to its development build everywhere; its production
+    // build is the same code with the development warnings switched off (dropped by the minifier).
+    alias:
+      mode === 'production'
+        ? [
+            { find: /^react-router$/, replacement: reactRouterBuild('index.mjs') },
+            { find: /^react-router\/dom$/, replacement: reactRouterBuild('dom-export.mjs') },
+          ]
+        : [],
+  },
   server: { port: 5173, proxy },
   preview: { port: 4173, proxy },
   build: {
@@ -113,6 +304,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
+    // Every browser the app supports knows <link rel="modulepreload">: no polyfill in the entry.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       treeshake: {
         // The contract's modules only declare constants, functions and (pure, see above) schemas.
@@ -120,4 +313,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

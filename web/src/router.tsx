@@ -1,10 +1,14 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
 import { AppLayout, PublicLayout, RootLayout, type RouteHandle } from './app/layouts';
+import { PageErrorState } from './app/PageErrorState';
 import { RouteErrorPage } from './app/RouteErrorPage';
-import { PageSpinner } from './ui/Spinner';
 
-/** Lazy route module: each page is its own chunk, loaded when first visited. */
+/**
+ * Lazy route module: each page is its own chunk, loaded when first visited. The tree below is
+ * rendered by `AppRoutes` (app/routing.tsx: React Router's declarative mode; `lazy`, `errorElement`
+ * and `handle` are supported there, loaders and actions are not).
+ */
 function page(load: () => Promise<{ default: ComponentType }>): RouteObject['lazy'] {
   return async () => ({ Component: (await load()).default });
 }
@@ -23,6 +27,13 @@ const guardedRoutes: RouteObject[] = [
   { path: '/single_listing/:id', lazy: page(() => import('./features/listings/pages/SingleListingPage')) },
   { path: '/addlisting', lazy: page(() => import('./features/listings/pages/AddListingPage')) },
   { path: '/personalListings', lazy: page(() => import('./features/listings/pages/PersonalListingsPage')) },
+  // features.md §B: each its own chunk, so none of them weighs on the first visit. Page paths must
+  // not be API GET paths (the server answers those with JSON): hence /wanted_board, /saved_searches.
+  { path: '/edit_listing/:id', lazy: page(() => import('./features/listings/pages/EditListingPage')) },
+  { path: '/saved', lazy: page(() => import('./features/selling/SavedPage')) },
+  { path: '/saved_searches', lazy: page(() => import('./features/selling/SavedSearchesPage')) },
+  { path: '/wanted_board', lazy: page(() => import('./features/selling/WantedPage')) },
+  { path: '/course/:code', lazy: page(() => import('./features/selling/CoursePage')) },
   { path: '/inbox', lazy: page(() => import('./features/chat/pages/InboxPage')) },
   // One route for /chat and /chat/:roomidCreate, so that the first send's switch from /chat to
   // /chat/{roomkey} keeps the screen mounted. Full screen: the chat draws its own header (and the
@@ -32,7 +43,16 @@ const guardedRoutes: RouteObject[] = [
     handle: { chrome: 'none' } satisfies RouteHandle,
     lazy: page(() => import('./features/chat/pages/ChatPage')),
   },
+  { path: '/u/:id', lazy: page(() => import('./features/trust/pages/ProfilePage')) },
+  { path: '/my-deals', lazy: page(() => import('./features/trust/pages/DealsPage')) },
+  { path: '/settings/safety', lazy: page(() => import('./features/safety/SafetySettingsPage')) },
+  { path: '/moderation', lazy: page(() => import('./features/safety/ModerationPage')) },
   { path: '/changePass', lazy: page(() => import('./features/accounts/pages/ChangePasswordPage')) },
+  { path: '/notifications', lazy: page(() => import('./features/notifications/pages/NotificationsPage')) },
+  {
+    path: '/settings/notifications',
+    lazy: page(() => import('./features/notifications/pages/NotificationSettingsPage')),
+  },
   // The spec lists /nav and /filter as guarded routes without describing any content: /nav was the
   // old navigation bar rendered alone and /filter the filter panel alone. Both now live inside
   // other screens, so these paths redirect there instead of showing an empty page.
@@ -44,18 +64,20 @@ export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RouteErrorPage />,
-    hydrateFallbackElement: <PageSpinner />,
     children: [
       { path: '/', lazy: page(() => import('./features/landing/LandingPage')) },
       {
         element: <PublicLayout />,
         handle: { chrome: 'public' } satisfies RouteHandle,
-        children: publicRoutes,
+        // A screen that fails (e.g. its chunk cannot load offline) keeps the header (issue 14 item 7).
+        children: [{ errorElement: <PageErrorState />, children: publicRoutes }],
       },
-      { element: <AppLayout />, handle: { chrome: 'app' } satisfies RouteHandle, children: guardedRoutes },
+      {
+        element: <AppLayout />,
+        handle: { chrome: 'app' } satisfies RouteHandle,
+        children: [{ errorElement: <PageErrorState />, children: guardedRoutes }],
+      },
       { path: '*', lazy: page(() => import('./pages/NotFoundPage')) },
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);

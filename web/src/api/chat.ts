@@ -1,4 +1,11 @@
-import { LIMITS, STOMP_PATHS, type ChatMessage, type ChatRoomSummary, type Listing } from '@campus/contract';
+import {
+  LIMITS,
+  MESSAGE_KINDS,
+  STOMP_PATHS,
+  type ChatMessage,
+  type ChatRoomSummary,
+  type Listing,
+} from '@campus/contract';
 import { ApiError, api, apiUrl, toFormData } from './client';
 
 /** Chat calls of spec §7 (HTTP side; the realtime side is in ./stomp). */
@@ -137,6 +144,10 @@ export function parseChatMessage(body: string): ChatMessage | null {
       senderId: m.senderId,
       sentAt: typeof m.sentAt === 'string' ? m.sentAt : new Date().toISOString(),
       listingId: typeof m.listingId === 'number' ? m.listingId : null,
+      // Unknown kinds (a newer server) read as text, so the message still shows.
+      kind: m.kind && (MESSAGE_KINDS as readonly string[]).includes(m.kind) ? m.kind : 'text',
+      ...(m.offer ? { offer: m.offer } : {}),
+      ...(m.meetup ? { meetup: m.meetup } : {}),
     };
   } catch {
     return null;

@@ -1,4 +1,7 @@
 import { REFRESHED_TOKEN_HEADER, TIMINGS, type ApiError as ApiErrorBody } from '@campus/contract';
+import { takePrefetched } from '../boot/prefetch';
+import { setSessionEndReason } from '../session/endReason';
+import { isTokenValid } from '../session/jwt';
 import { clearToken, getToken, setToken } from '../session/token';
 
 /** Base URL of the API (build setting `VITE_API_BASE_URL`); '' = same origin. */
@@ -172,15 +175,21 @@ export async function apiRequestWithResponse<T>(
   const onOuterAbort = () => controller.abort();
   signal?.addEventListener('abort', onOuterAbort, { once: true });
 
+  const url = buildUrl(path, query);
+  // The boot script may already have started this GET while the app was loading (boot/boot.ts).
+  const prefetched =
+    method === 'GET' && requestBody === undefined && !options.isRetry ? takePrefetched(url, token) : null;
+
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, query), {
-      method,
-      headers: finalHeaders,
-      body: requestBody,
-      credentials: 'include',
-      signal: controller.signal,
-    });
+    response = await (prefetched ??
+      fetch(url, {
+        method,
+        headers: finalHeaders,
+        body: requestBody,
+        credentials: 'include',
+        signal: controller.signal,
+      }));
   } catch (cause) {
     if (signal?.aborted) throw cause; // cancelled by the caller (e.g. TanStack Query): rethrow as is
     throw new ApiError(0, null, timedOut ? 'TIMEOUT' : 'NETWORK', cause);
@@ -205,6 +214,8 @@ export async function apiRequestWithResponse<T>(
       return apiRequestWithResponse<T>(path, { ...options, isRetry: true });
     }
     if (response.status === 401 && auth && redirectOn401) {
+      // A token still within its lifetime was refused: revoked by a password change elsewhere.
+      if (token && isTokenValid(token)) setSessionEndReason('password-changed');
       clearToken();
       unauthorizedHandler();
     }

@@ -1,4 +1,4 @@
-import { LIMITS, type Category, type Listing } from '@campus/contract';
+import { LIMITS, type Category, type Condition, type Listing, type Sort } from '@campus/contract';
 import { api, apiRequestWithResponse, toFormData, type RequestOptions } from './client';
 
 /**
@@ -12,14 +12,21 @@ export type ListingsSource =
   | { kind: 'recent' }
   | { kind: 'self' }
   | { kind: 'category'; category: Category }
-  | { kind: 'filters'; categories: readonly Category[]; priceMin?: number; priceMax?: number }
-  | {
-      kind: 'search';
-      query: string;
-      categories: readonly Category[];
-      priceMin?: number;
-      priceMax?: number;
-    };
+  | ({ kind: 'filters' } & SellingFilters)
+  | ({ kind: 'search'; query: string } & SellingFilters)
+  /** GET /listings/saved: the caller's saved listings, newest save first. */
+  | { kind: 'saved' };
+
+/** Filters and order of /listings/filters and /listings/search (features.md §B adds the last four). */
+export interface SellingFilters {
+  categories: readonly Category[];
+  priceMin?: number;
+  priceMax?: number;
+  conditions?: readonly Condition[];
+  courseCode?: string;
+  isbn?: string;
+  sort?: Sort;
+}
 
 export interface ListingsPage {
   items: Listing[];
@@ -53,7 +60,7 @@ export function parseNextLink(header: string | null): string | null {
 }
 
 /** Same-origin absolute URLs are reduced to path + query so the API base URL applies. */
-function toRequestPath(next: string): string {
+export function toRequestPath(next: string): string {
   try {
     const url = new URL(next, window.location.origin);
     if (url.origin === window.location.origin) return `${url.pathname}${url.search}`;
@@ -75,22 +82,25 @@ function sourceRequest(source: ListingsSource): { path: string; query: Query } {
       return { path: '/listings/self', query: {} };
     case 'category':
       return { path: `/listings/${encodeURIComponent(source.category)}`, query: {} };
+    case 'saved':
+      return { path: '/listings/saved', query: {} };
     case 'filters':
-      return {
-        path: '/listings/filters',
-        query: { categories: source.categories, priceMin: source.priceMin, priceMax: source.priceMax },
-      };
+      return { path: '/listings/filters', query: filterQuery(source) };
     case 'search':
-      return {
-        path: '/listings/search',
-        query: {
-          query: source.query,
-          categories: source.categories,
-          priceMin: source.priceMin,
-          priceMax: source.priceMax,
-        },
-      };
+      return { path: '/listings/search', query: { query: source.query, ...filterQuery(source) } };
   }
+}
+
+function filterQuery(f: SellingFilters): Query {
+  return {
+    categories: f.categories,
+    priceMin: f.priceMin,
+    priceMax: f.priceMax,
+    conditions: f.conditions && f.conditions.length > 0 ? f.conditions : undefined,
+    courseCode: f.courseCode || undefined,
+    isbn: f.isbn || undefined,
+    sort: f.sort,
+  };
 }
 
 /** One page of a list: the first one from the source, later ones from the previous `Link`. */
@@ -133,7 +143,11 @@ export interface NewListingFields {
   description: string;
   /** Dollars as typed ("12.50"): the API takes the price as a string. */
   price: string;
-  image?: Blob | null;
+  /** Photos in order (the first is the cover), at most 8: repeated `image` parts. */
+  images?: readonly Blob[];
+  condition?: Condition | null;
+  courseCode?: string | null;
+  isbn?: string | null;
 }
 
 /** POST /listing (multipart). Answers the server's reply text ('New listing created' on success). */
@@ -143,8 +157,12 @@ export async function createListing(fields: NewListingFields): Promise<string> {
     category: fields.category,
     description: fields.description,
     price: fields.price,
-    image: fields.image ?? null,
+    condition: fields.condition || null,
+    courseCode: fields.courseCode || null,
+    isbn: fields.isbn || null,
   });
+  for (const [i, image] of (fields.images ?? []).entries())
+    form.append('image', image, image instanceof File ? image.name : `photo-${i + 1}.jpg`);
   const reply = await api.upload<unknown>('/listing', form, { timeoutMs: 60_000 });
   if (typeof reply === 'string') return reply.trim();
   if (typeof reply === 'object' && reply !== null) {
@@ -152,4 +170,40 @@ export async function createListing(fields: NewListingFields): Promise<string> {
     if (typeof message === 'string') return message.trim();
   }
   return '';
+}
+
+/** PATCH /listing/{id}: the changed fields (null clears condition, course code or ISBN). */
+export interface ListingEdit {
+  name?: string;
+  category?: Category;
+  description?: string;
+  price?: string;
+  condition?: Condition | null;
+  courseCode?: string | null;
+  isbn?: string | null;
+}
+
+export function editListing(id: number, edit: ListingEdit): Promise<Listing> {
+  return api.patch<Listing>(`/listing/${id}`, edit);
+}
+
+export function addListingPhoto(id: number, image: Blob): Promise<Listing> {
+  const form = new FormData();
+  form.append('image', image, image instanceof File ? image.name : 'photo.jpg');
+  return api.upload<Listing>(`/listing/${id}/photos`, form, { timeoutMs: 60_000 });
+}
+
+export function removeListingPhoto(id: number, photoId: number): Promise<Listing> {
+  return api.delete<Listing>(`/listing/${id}/photos/${photoId}`);
+}
+
+export function reorderListingPhotos(id: number, photoIds: readonly number[]): Promise<Listing> {
+  return api.put<Listing>(`/listing/${id}/photos/order`, { photoIds });
+}
+
+/** PUT or DELETE /listings/{id}/save: answers the new state. */
+export function setListingSaved(id: number, saved: boolean): Promise<{ id: number; savedByMe: boolean }> {
+  return saved
+    ? api.put<{ id: number; savedByMe: boolean }>(`/listings/${id}/save`)
+    : api.delete<{ id: number; savedByMe: boolean }>(`/listings/${id}/save`);
 }

@@ -76,6 +76,27 @@ const connectedListeners = new Set<() => void>();
 const authFailureListeners = new Set<() => void>();
 const receipts = new Map<string, PendingReceipt>();
 
+/**
+ * SENDs the server refuses for an application reason (blocked, daily cap, too long…) are answered
+ * with a MESSAGE `{message, code, receiptId}` on /user/queue/errors, and the session stays open:
+ * the SEND waiting for that receipt fails with the server's message.
+ */
+function onAppError(body: string): void {
+  let parsed: { message?: unknown; receiptId?: unknown };
+  try {
+    parsed = JSON.parse(body) as { message?: unknown; receiptId?: unknown };
+  } catch {
+    return;
+  }
+  const receiptId = typeof parsed.receiptId === 'string' ? parsed.receiptId : null;
+  const pending = receiptId ? receipts.get(receiptId) : undefined;
+  if (!receiptId || !pending) return;
+  receipts.delete(receiptId);
+  const message = typeof parsed.message === 'string' ? parsed.message : MESSAGES.notConnected;
+  pending.reject(new RealtimeSendError(message, true));
+}
+registrations.add({ destination: STOMP_PATHS.errors, handler: onAppError, live: null });
+
 function setStatus(next: RealtimeStatus): void {
   if (status === next) return;
   status = next;

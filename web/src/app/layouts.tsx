@@ -1,8 +1,10 @@
 import { useEffect, type ReactNode } from 'react';
-import { Outlet, ScrollRestoration, useMatches, useNavigate } from 'react-router';
+import { Outlet, useNavigate } from 'react-router';
 import { setUnauthorizedHandler } from '../api/client';
 import { LiveUnreadProvider } from '../features/chat/LiveUnreadProvider';
+import { NotificationsProvider } from '../features/notifications/NotificationsProvider';
 import { RequireAuth } from '../session/RequireAuth';
+import { ScrollRestorer, useRouteHandles } from './routing';
 import { PublicHeader } from '../ui/PublicHeader';
 import { TopBar } from '../ui/TopBar';
 
@@ -13,9 +15,9 @@ export interface RouteHandle {
 }
 
 function useChrome(fallback: NonNullable<RouteHandle['chrome']>): NonNullable<RouteHandle['chrome']> {
-  const matches = useMatches();
-  for (let i = matches.length - 1; i >= 0; i--) {
-    const handle = matches[i]?.handle as RouteHandle | undefined;
+  const handles = useRouteHandles();
+  for (let i = handles.length - 1; i >= 0; i--) {
+    const handle = handles[i] as RouteHandle | undefined;
     if (handle?.chrome) return handle.chrome;
   }
   return fallback;
@@ -41,7 +43,7 @@ export function RootLayout() {
   }, [navigate]);
   return (
     <>
-      <ScrollRestoration />
+      <ScrollRestorer />
       <Outlet />
     </>
   );
@@ -76,9 +78,11 @@ export function AppLayout() {
   return (
     <RequireAuth>
       <LiveUnreadProvider>
-        <Frame header={chrome === 'none' ? null : chrome === 'public' ? <PublicHeader /> : <TopBar />}>
-          <Outlet />
-        </Frame>
+        <NotificationsProvider>
+          <Frame header={chrome === 'none' ? null : chrome === 'public' ? <PublicHeader /> : <TopBar />}>
+            <Outlet />
+          </Frame>
+        </NotificationsProvider>
       </LiveUnreadProvider>
     </RequireAuth>
   );

@@ -1,3 +1,4 @@
+import { MESSAGES } from '@campus/contract';
 import { useIsLoggedIn } from '../session/navigation';
 import { ButtonLink } from '../ui/Button';
 import { LogoMark } from '../ui/Logo';
@@ -19,7 +20,7 @@ export default function NotFoundPage() {
       </p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         {loggedIn ? (
-          <ButtonLink to="/dashboard">Go to DashBoard</ButtonLink>
+          <ButtonLink to="/dashboard">{MESSAGES.goToDashboard}</ButtonLink>
         ) : (
           <ButtonLink to="/login">Login</ButtonLink>
         )}

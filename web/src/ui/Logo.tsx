@@ -27,11 +27,16 @@ export function Logo({ tone = 'dark', className }: { tone?: 'dark' | 'light'; cl
   return (
     <Link
       to="/"
-      className={cx('inline-flex items-center gap-2.5 rounded-lg py-1 font-bold tracking-tight', className)}
+      className={cx(
+        'inline-flex items-center gap-2 rounded-lg py-1 font-bold tracking-tight sm:gap-2.5',
+        className,
+      )}
       aria-label="CampusMarket home"
     >
       <LogoMark />
-      <span className={cx('text-lg leading-none', tone === 'dark' ? 'text-brand-900' : 'text-white')}>
+      <span
+        className={cx('text-base leading-none sm:text-lg', tone === 'dark' ? 'text-brand-900' : 'text-white')}
+      >
         Campus<span className={tone === 'dark' ? 'text-brand-600' : 'text-accent-300'}>Market</span>
       </span>
     </Link>

@@ -1,10 +1,11 @@
 import { Link, useLocation } from 'react-router';
+import { MESSAGES } from '@campus/contract';
 import { logout } from '../session/logout';
 import { buttonClasses } from './Button';
 import { Logo } from './Logo';
 
 /**
- * Header of the public screens (spec §2): the logo; 'SignUp' on /login, 'Log Out' on /changePass
+ * Header of the public screens (spec §2): the logo; 'Sign Up' on /login, 'Log Out' on /changePass
  * and /addlisting (when those screens use this header), and 'Login' on the other public screens.
  */
 export function PublicHeader() {
@@ -19,7 +20,7 @@ export function PublicHeader() {
   } else if (pathname === '/login') {
     action = (
       <Link to="/signup" className={buttonClasses('primary', 'sm')}>
-        SignUp
+        {MESSAGES.signUpLink}
       </Link>
     );
   } else {

@@ -5,8 +5,9 @@ import { SearchIcon } from './icons';
 
 /**
  * Top-bar search (spec §2, §5): Enter submits only a non-empty trimmed query, navigating to
- * /all_listings?query=… and keeping the other parameters of the current URL; clearing the box
- * removes the `query` parameter from the current URL.
+ * /all_listings?query=…; clearing the box removes the `query` parameter from the current URL.
+ * It searches everything: the current page's filters (a category page's category, a price) are
+ * not carried over, they apply only when chosen on the results page (issue 14 item 1).
  */
 export function SearchBox({ className }: { className?: string }) {
   const [params, setParams] = useSearchParams();
@@ -32,9 +33,7 @@ export function SearchBox({ className }: { className?: string }) {
     e.preventDefault();
     const query = text.trim();
     if (!query) return;
-    const next = new URLSearchParams(params);
-    next.set('query', query);
-    navigate({ pathname: '/all_listings', search: `?${next.toString()}` });
+    navigate({ pathname: '/all_listings', search: `?${new URLSearchParams({ query }).toString()}` });
   }
 
   return (

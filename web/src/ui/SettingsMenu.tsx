@@ -1,11 +1,25 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { cx } from './cx';
-import { ChevronDownIcon, KeyIcon, SettingsIcon } from './icons';
+import { useQuery } from '@tanstack/react-query';
+import { fetchSafetyMe, safetyKeys } from '../api/safety';
+import { useCurrentUser } from '../session/useCurrentUser';
+import {
+  BellIcon,
+  ChevronDownIcon,
+  HandshakeIcon,
+  KeyIcon,
+  SettingsIcon,
+  ShieldIcon,
+  UserIcon,
+} from './icons';
 
 /** Accessible menu button (WAI-ARIA menu pattern) with the Settings entries of the top bar. */
 export function SettingsMenu() {
   const [open, setOpen] = useState(false);
+  const { userId } = useCurrentUser();
+  const moderator = useQuery({ queryKey: safetyKeys.me, queryFn: fetchSafetyMe, staleTime: 5 * 60_000 }).data
+    ?.moderator;
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const menuId = useId();
@@ -86,6 +100,28 @@ export function SettingsMenu() {
         onKeyDown={onMenuKeyDown}
         className="absolute right-0 z-40 mt-2 w-60 rounded-xl border border-slate-200 bg-white p-1.5 shadow-lift"
       >
+        {userId !== null && (
+          <Link
+            role="menuitem"
+            to={`/u/${userId}`}
+            tabIndex={-1}
+            onClick={() => setOpen(false)}
+            className="flex items-center gap-2.5 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-800 focus:bg-brand-50 focus:text-brand-800"
+          >
+            <UserIcon size={18} />
+            My profile
+          </Link>
+        )}
+        <Link
+          role="menuitem"
+          to="/my-deals"
+          tabIndex={-1}
+          onClick={() => setOpen(false)}
+          className="flex items-center gap-2.5 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-800 focus:bg-brand-50 focus:text-brand-800"
+        >
+          <HandshakeIcon size={18} />
+          Your deals
+        </Link>
         <Link
           role="menuitem"
           to="/changePass"
@@ -95,6 +131,38 @@ export function SettingsMenu() {
         >
           <KeyIcon size={18} />
           Change your password
+        </Link>
+        <Link
+          role="menuitem"
+          to="/settings/safety"
+          tabIndex={-1}
+          onClick={() => setOpen(false)}
+          className="flex items-center gap-2.5 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-800 focus:bg-brand-50 focus:text-brand-800"
+        >
+          <ShieldIcon size={18} />
+          Safety &amp; privacy
+        </Link>
+        {moderator && (
+          <Link
+            role="menuitem"
+            to="/moderation"
+            tabIndex={-1}
+            onClick={() => setOpen(false)}
+            className="flex items-center gap-2.5 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-800 focus:bg-brand-50 focus:text-brand-800"
+          >
+            <ShieldIcon size={18} />
+            Moderation
+          </Link>
+        )}
+        <Link
+          role="menuitem"
+          to="/settings/notifications"
+          tabIndex={-1}
+          onClick={() => setOpen(false)}
+          className="flex items-center gap-2.5 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-800 focus:bg-brand-50 focus:text-brand-800"
+        >
+          <BellIcon size={18} />
+          Notification settings
         </Link>
       </div>
     </div>

@@ -1,9 +1,27 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { logout } from '../session/logout';
 import { cx } from './cx';
-import { ChatIcon, CloseIcon, KeyIcon, ListIcon, LogOutIcon, MenuIcon } from './icons';
+import { useQuery } from '@tanstack/react-query';
+import { fetchSafetyMe, safetyKeys } from '../api/safety';
+import { useCurrentUser } from '../session/useCurrentUser';
+import {
+  BellIcon,
+  ChatIcon,
+  CloseIcon,
+  HandshakeIcon,
+  HeartIcon,
+  KeyIcon,
+  ListIcon,
+  LogOutIcon,
+  MegaphoneIcon,
+  MenuIcon,
+  SearchIcon,
+  ShieldIcon,
+  UserIcon,
+} from './icons';
 import { Logo } from './Logo';
+import { NotificationBell } from './NotificationBell';
 import { SearchBox } from './SearchBox';
 import { SettingsMenu } from './SettingsMenu';
 import { useUnreadCount } from './unread';
@@ -47,7 +65,11 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
   const contextUnread = useUnreadCount();
   const unread = unreadCount ?? contextUnread;
   const [menuOpen, setMenuOpen] = useState(false);
+  const { userId } = useCurrentUser();
+  const moderator = useQuery({ queryKey: safetyKeys.me, queryFn: fetchSafetyMe, staleTime: 5 * 60_000 }).data
+    ?.moderator;
   const menuId = useId();
+  const menuButton = useRef<HTMLButtonElement>(null);
   const showSearch = pathname !== '/personalListings';
   const showSell = pathname !== '/addlisting';
 
@@ -55,14 +77,19 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
   useEffect(() => setMenuOpen(false), [pathname]);
   useEffect(() => {
     if (!menuOpen) return;
-    const onKey = (e: globalThis.KeyboardEvent) => e.key === 'Escape' && setMenuOpen(false);
+    // Escape closes the menu and puts focus back on its button, not on <body> (issue 14 item 10).
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [menuOpen]);
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
-      <div className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4 sm:px-6 lg:gap-6 lg:px-8">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-3 sm:gap-3 sm:px-6 lg:gap-6 lg:px-8">
         <Logo className="shrink-0" />
 
         {showSearch ? (
@@ -72,6 +99,13 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
         )}
 
         <nav aria-label="Main" className="ml-auto hidden items-center gap-1 md:flex">
+          <NavLink to="/saved" className={navLinkClass}>
+            <HeartIcon size={18} />
+            Saved
+          </NavLink>
+          <NavLink to="/wanted_board" className={navLinkClass}>
+            Wanted
+          </NavLink>
           <NavLink to="/personalListings" className={navLinkClass}>
             My Listings
           </NavLink>
@@ -87,6 +121,7 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
               + Sell
             </NavLink>
           )}
+          <NotificationBell />
           <SettingsMenu />
           <button
             type="button"
@@ -99,16 +134,32 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
           {extra}
         </nav>
 
-        <div className="ml-auto flex items-center gap-1 md:hidden">
+        <div className="ml-auto flex items-center gap-0.5 md:hidden">
+          <NotificationBell />
+          {/* Saved one tap away on a phone (features.md §B); Wanted is the menu's first entries with it.
+              With the bell, the bar fits 390 px only with the tighter phone spacing above. */}
+          <NavLink
+            to="/saved"
+            aria-label="Saved"
+            className={({ isActive }) =>
+              cx(
+                'inline-flex h-10 w-10 items-center justify-center rounded-xl',
+                isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-800 hover:bg-slate-100',
+              )
+            }
+          >
+            <HeartIcon size={22} />
+          </NavLink>
           {showSell && (
             <NavLink
               to="/addlisting"
-              className="inline-flex h-10 items-center rounded-xl bg-brand-700 px-3 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+              className="inline-flex h-10 items-center rounded-xl bg-brand-700 px-2.5 text-sm font-semibold whitespace-nowrap text-white shadow-sm hover:bg-brand-800"
             >
               + Sell
             </NavLink>
           )}
           <button
+            ref={menuButton}
             type="button"
             aria-expanded={menuOpen}
             aria-controls={menuId}
@@ -146,15 +197,49 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
             </NavLink>
           </li>
           <li>
+            <NavLink to="/saved" className={mobileLinkClass}>
+              <HeartIcon className="text-brand-700" /> Saved
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/saved_searches" className={mobileLinkClass}>
+              <SearchIcon className="text-brand-700" /> Saved searches
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/wanted_board" className={mobileLinkClass}>
+              <MegaphoneIcon className="text-brand-700" /> Wanted
+            </NavLink>
+          </li>
+          <li>
             <NavLink to="/inbox" className={mobileLinkClass}>
               <ChatIcon className="text-brand-700" /> Chats <UnreadBadge count={unread} />
             </NavLink>
           </li>
           <li className="pt-2">
             <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">Settings</p>
+            {userId !== null && (
+              <NavLink to={`/u/${userId}`} className={mobileLinkClass}>
+                <UserIcon className="text-brand-700" /> My profile
+              </NavLink>
+            )}
+            <NavLink to="/my-deals" className={mobileLinkClass}>
+              <HandshakeIcon className="text-brand-700" /> Your deals
+            </NavLink>
             <NavLink to="/changePass" className={mobileLinkClass}>
               <KeyIcon className="text-brand-700" /> Change your password
             </NavLink>
+            <NavLink to="/settings/notifications" className={mobileLinkClass}>
+              <BellIcon className="text-brand-700" /> Notification settings
+            </NavLink>
+            <NavLink to="/settings/safety" className={mobileLinkClass}>
+              <ShieldIcon className="text-brand-700" /> Safety &amp; privacy
+            </NavLink>
+            {moderator && (
+              <NavLink to="/moderation" className={mobileLinkClass}>
+                <ShieldIcon className="text-brand-700" /> Moderation
+              </NavLink>
+            )}
           </li>
           <li className="border-t border-slate-100 pt-2">
             <button

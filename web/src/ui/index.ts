@@ -11,6 +11,8 @@ export { PasswordField } from './PasswordField';
 export { Card } from './Card';
 export { Spinner, PageSpinner } from './Spinner';
 export { EmptyState } from './EmptyState';
+export { ErrorState } from './ErrorState';
+export { InlineConfirm } from './InlineConfirm';
 export { PageContainer, PageHeader } from './PageContainer';
 export { toast, type ToastId, type ToastOptions } from './toast';
 export { Toaster } from './Toaster';

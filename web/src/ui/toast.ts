@@ -1,5 +1,5 @@
 import { TIMINGS } from '@campus/contract';
-import { toast as sonner } from 'sonner';
+import { withSonner } from './sonnerLoader';
 
 export type ToastId = string | number;
 
@@ -8,6 +8,12 @@ export interface ToastOptions {
   id?: ToastId;
   duration?: number;
   description?: string;
+}
+
+let nextId = 0;
+/** Ids are ours (sonner is loaded on first use, so it cannot hand them back synchronously). */
+function idFor(options: ToastOptions): ToastId {
+  return options.id ?? `toast-${++nextId}`;
 }
 
 /** Loading toasts still on screen; sonner never auto-closes loading toasts, so we do (spec §8 durations). */
@@ -21,36 +27,49 @@ const pendingLoading = new Set<ToastId>();
 export const toast = {
   loading(message: string, options: ToastOptions = {}): ToastId {
     const duration = options.duration ?? TIMINGS.toastMs;
-    const id = sonner.loading(message, { id: options.id, description: options.description, duration });
+    const id = idFor(options);
+    withSonner((sonner) => sonner.loading(message, { id, description: options.description, duration }));
     pendingLoading.add(id);
     window.setTimeout(() => {
-      if (pendingLoading.delete(id)) sonner.dismiss(id);
+      if (pendingLoading.delete(id)) withSonner((sonner) => sonner.dismiss(id));
     }, duration);
     return id;
   },
   success(message: string, options: ToastOptions = {}): ToastId {
     if (options.id !== undefined) pendingLoading.delete(options.id);
-    return sonner.success(message, {
-      id: options.id,
-      description: options.description,
-      duration: options.duration ?? TIMINGS.toastMs,
-    });
+    const id = idFor(options);
+    withSonner((sonner) =>
+      sonner.success(message, {
+        id,
+        description: options.description,
+        duration: options.duration ?? TIMINGS.toastMs,
+      }),
+    );
+    return id;
   },
   error(message: string, options: ToastOptions = {}): ToastId {
     if (options.id !== undefined) pendingLoading.delete(options.id);
-    return sonner.error(message, {
-      id: options.id,
-      description: options.description,
-      duration: options.duration ?? TIMINGS.toastMs,
-    });
+    const id = idFor(options);
+    withSonner((sonner) =>
+      sonner.error(message, {
+        id,
+        description: options.description,
+        duration: options.duration ?? TIMINGS.toastMs,
+      }),
+    );
+    return id;
   },
   info(message: string, options: ToastOptions = {}): ToastId {
     if (options.id !== undefined) pendingLoading.delete(options.id);
-    return sonner.info(message, {
-      id: options.id,
-      description: options.description,
-      duration: options.duration ?? TIMINGS.toastMs,
-    });
+    const id = idFor(options);
+    withSonner((sonner) =>
+      sonner.info(message, {
+        id,
+        description: options.description,
+        duration: options.duration ?? TIMINGS.toastMs,
+      }),
+    );
+    return id;
   },
   /**
    * A toast asking to confirm (e.g. spec §2 delete: 'This action is permanent. Delete listing?',
@@ -68,17 +87,19 @@ export const toast = {
           resolve(value);
         }
       };
-      sonner.warning(message, {
-        duration: options.duration ?? TIMINGS.deleteConfirmMs,
-        action: { label: options.confirmLabel ?? 'Delete', onClick: () => settle(true) },
-        cancel: { label: options.cancelLabel ?? 'Cancel', onClick: () => settle(false) },
-        onDismiss: () => settle(false),
-        onAutoClose: () => settle(false),
-      });
+      withSonner((sonner) =>
+        sonner.warning(message, {
+          duration: options.duration ?? TIMINGS.deleteConfirmMs,
+          action: { label: options.confirmLabel ?? 'Delete', onClick: () => settle(true) },
+          cancel: { label: options.cancelLabel ?? 'Cancel', onClick: () => settle(false) },
+          onDismiss: () => settle(false),
+          onAutoClose: () => settle(false),
+        }),
+      );
     });
   },
   dismiss(id?: ToastId): void {
     if (id !== undefined) pendingLoading.delete(id);
-    sonner.dismiss(id);
+    withSonner((sonner) => sonner.dismiss(id));
   },
 };

@@ -16,24 +16,51 @@ export function mergeMessages(
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** Spec §2 timestamp: month-day hour:minute, e.g. '03-14 09:05' (local time). */
-export function formatMessageTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  return `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+function startOfDay(d: Date): number {
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
 }
 
-/** Short time for the inbox: 'HH:mm' today, else 'MM-DD'. */
-export function formatRoomTime(iso: string, now: Date = new Date()): string {
+function capitalize(text: string): string {
+  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
+}
+
+/**
+ * Message timestamp in the student's locale (issue 14 item 18, replacing the spec's '03-14 09:05'):
+ * "Today 7:08 AM", "Yesterday 9:15 PM", then the date ("Mar 14, 7:08 AM"; with the year when it
+ * is not this year). `locale` defaults to the browser's.
+ */
+export function formatMessageTime(iso: string, now: Date = new Date(), locale?: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  const sameDay =
-    d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
-  return sameDay
-    ? `${pad(d.getHours())}:${pad(d.getMinutes())}`
-    : `${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const time = d.toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
+  const days = Math.round((startOfDay(now) - startOfDay(d)) / 86_400_000);
+  if (days === 0 || days === 1) {
+    const word = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-days, 'day');
+    return `${capitalize(word)} ${time}`;
+  }
+  return d.toLocaleString(locale, {
+    month: 'short',
+    day: 'numeric',
+    ...(d.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
+    hour: 'numeric',
+    minute: '2-digit',
+  });
+}
+
+/** Short time for the inbox, in the student's locale: '7:08 AM' today, 'Yesterday', then the date. */
+export function formatRoomTime(iso: string, now: Date = new Date(), locale?: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const days = Math.round((startOfDay(now) - startOfDay(d)) / 86_400_000);
+  if (days === 0) return d.toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
+  if (days === 1) {
+    return capitalize(new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-1, 'day'));
+  }
+  return d.toLocaleDateString(locale, {
+    month: 'short',
+    day: 'numeric',
+    ...(d.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
+  });
 }
 
 /** Full date and time for a tooltip / screen readers. */

@@ -1,11 +1,12 @@
 import { useLocation } from 'react-router';
+import { MESSAGES } from '@campus/contract';
 import { useIsLoggedIn } from '../../session/navigation';
 import { ButtonLink, type ButtonSize } from '../../ui/Button';
 import { ArrowRightIcon } from '../../ui/icons';
 import { cx } from '../../ui/cx';
 
 /**
- * Spec §2 landing buttons: with a valid token, 'Go to DashBoard' → /dashboard; otherwise
+ * Spec §2 landing buttons: with a valid token, 'Go to Dashboard' → /dashboard; otherwise
  * 'Login' → /login and 'Sign Up' → /signup, passing the current path as `from`.
  */
 export function AuthButtons({
@@ -33,7 +34,7 @@ export function AuthButtons({
           variant={tone === 'dark' ? 'accent' : 'primary'}
           fullWidth={stacked}
         >
-          Go to DashBoard <ArrowRightIcon size={18} />
+          {MESSAGES.goToDashboard} <ArrowRightIcon size={18} />
         </ButtonLink>
       </div>
     );

@@ -1,4 +1,4 @@
-import { CATEGORY_TILES, type Category } from '@campus/contract';
+import { CATEGORY_LABELS, CATEGORY_TILES, type Category } from '@campus/contract';
 import { Link } from 'react-router';
 import { campusLabel, useCampusInfo } from '../../api/campus';
 import { useIsLoggedIn } from '../../session/navigation';
@@ -42,19 +42,19 @@ const PREVIEW = [
   {
     name: 'Intro to Psychology, 8th ed.',
     price: '$24',
-    tile: 'Books and Knowledge',
+    tile: CATEGORY_LABELS.BOOKS,
     category: 'BOOKS' as Category,
   },
   {
     name: 'Mini fridge, 3.1 cu ft',
     price: '$60',
-    tile: 'Dorm Essentials',
+    tile: CATEGORY_LABELS.LIFESTYLE,
     category: 'LIFESTYLE' as Category,
   },
   {
     name: 'Calculus tutoring (1 h)',
     price: '$15',
-    tile: 'Student Services',
+    tile: CATEGORY_LABELS.SERVICES,
     category: 'SERVICES' as Category,
   },
 ];
@@ -287,7 +287,10 @@ const STEPS = [
     title: 'Chat and decide',
     text: 'Buyers message you in real time. Answer questions, confirm the condition, agree on a time and place.',
   },
-  { title: 'Meet and pay', text: 'Meet on campus, check the item, release payment and rate the exchange.' },
+  {
+    title: 'Meet and pay in person',
+    text: 'Meet somewhere public on campus, check the item, then pay the seller directly, in cash or with your usual payment app. Campus Market does not handle payments.',
+  },
 ];
 
 export function HowItWorksSection() {

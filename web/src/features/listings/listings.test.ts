@@ -38,7 +38,44 @@ describe('all-listings query string', () => {
         'query=%20bike%20&categories=books&categories=ELECTRONICS&categories=nope&priceMin=15&priceMax=50',
       ),
     );
-    expect(p).toEqual({ query: 'bike', categories: ['BOOKS', 'ELECTRONICS'], priceMin: 15, priceMax: 50 });
+    expect(p).toEqual({
+      query: 'bike',
+      categories: ['BOOKS', 'ELECTRONICS'],
+      priceMin: 15,
+      priceMax: 50,
+      conditions: [],
+      courseCode: '',
+      sort: undefined,
+    });
+  });
+  it('reads conditions in their order, a normalised course code and a known sort (features.md §B)', () => {
+    const p = readBrowseParams(
+      new URLSearchParams(
+        'conditions=fair&conditions=NEW&conditions=mint&courseCode=cse%20232&sort=price_asc',
+      ),
+    );
+    expect(p).toMatchObject({ conditions: ['NEW', 'FAIR'], courseCode: 'CSE232', sort: 'price_asc' });
+    expect(readBrowseParams(new URLSearchParams('sort=cheapest&courseCode=232'))).toMatchObject({
+      sort: undefined,
+      courseCode: '',
+    });
+  });
+  it('sends sort and the new filters, and never relevance on browse', () => {
+    expect(browseSource(readBrowseParams(new URLSearchParams('sort=price_desc')))).toEqual({
+      kind: 'filters',
+      categories: [],
+      sort: 'price_desc',
+    });
+    expect(browseSource(readBrowseParams(new URLSearchParams('sort=relevance')))).toEqual({ kind: 'all' });
+    expect(
+      browseSource(readBrowseParams(new URLSearchParams('query=calculus&conditions=GOOD&courseCode=MTH132'))),
+    ).toEqual({
+      kind: 'search',
+      query: 'calculus',
+      categories: [],
+      conditions: ['GOOD'],
+      courseCode: 'MTH132',
+    });
   });
   it('chooses search, filters or all', () => {
     expect(browseSource(readBrowseParams(new URLSearchParams('query=lamp&priceMin=100')))).toEqual({

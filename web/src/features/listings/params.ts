@@ -1,10 +1,44 @@
-import { bucketsToRange, isCategory, type Category, type PriceRange } from '@campus/contract';
-import type { ListingsSource } from '../../api/listings';
+import {
+  bucketsToRange,
+  CONDITIONS,
+  isCategory,
+  isCondition,
+  isSort,
+  normalizeCourseCode,
+  PRICE_BUCKETS,
+  rangeToBuckets,
+  type Category,
+  type Condition,
+  type Listing,
+  type PriceBucketId,
+  type PriceRange,
+  type Sort,
+} from '@campus/contract';
+import type { ListingsSource, SellingFilters } from '../../api/listings';
 
-/** Query-string state of /all_listings (spec §2): query, categories (repeated), priceMin, priceMax. */
+/**
+ * Query-string state of /all_listings (spec §2): query, categories (repeated), priceMin, priceMax;
+ * features.md §B adds conditions (repeated), courseCode and sort.
+ */
 export interface BrowseParams extends PriceRange {
   query: string;
   categories: Category[];
+  conditions: Condition[];
+  courseCode: string;
+  /** Absent: the default order (best match for a search, newest for browse). */
+  sort: Sort | undefined;
+}
+
+/** Repeated or comma-separated values of one key, upper-cased, known ones only, once each. */
+function readList<T extends string>(params: URLSearchParams, key: string, known: (v: string) => v is T): T[] {
+  const out: T[] = [];
+  for (const raw of params.getAll(key)) {
+    for (const part of raw.split(',')) {
+      const v = part.trim().toUpperCase();
+      if (known(v) && !out.includes(v)) out.push(v);
+    }
+  }
+  return out;
 }
 
 function readPrice(value: string | null): number | undefined {
@@ -14,29 +48,41 @@ function readPrice(value: string | null): number | undefined {
 }
 
 export function readBrowseParams(params: URLSearchParams): BrowseParams {
-  const categories: Category[] = [];
-  for (const raw of params.getAll('categories')) {
-    for (const part of raw.split(',')) {
-      const c = part.trim().toUpperCase();
-      if (isCategory(c) && !categories.includes(c)) categories.push(c);
-    }
-  }
+  const categories = readList(params, 'categories', isCategory);
+  const conditions = readList(params, 'conditions', isCondition).sort(
+    (a, b) => CONDITIONS.indexOf(a) - CONDITIONS.indexOf(b),
+  );
+  const rawSort = params.get('sort') ?? '';
+  const sort = isSort(rawSort) ? rawSort : undefined;
+  const courseCode = normalizeCourseCode(params.get('courseCode') ?? '') ?? '';
   let priceMin = readPrice(params.get('priceMin'));
   let priceMax = readPrice(params.get('priceMax'));
   if (priceMin !== undefined && priceMax !== undefined && priceMin > priceMax) {
     [priceMin, priceMax] = [priceMax, priceMin];
   }
-  return { query: (params.get('query') ?? '').trim(), categories, priceMin, priceMax };
+  return {
+    query: (params.get('query') ?? '').trim(),
+    categories,
+    priceMin,
+    priceMax,
+    conditions,
+    courseCode,
+    sort,
+  };
 }
 
-/** With a query: search; with only filters: filters; otherwise every listing. */
+/** With a query: search; with filters or an order: filters; otherwise every listing. */
 export function browseSource(p: BrowseParams): ListingsSource {
-  const price: PriceRange = {};
-  if (p.priceMin !== undefined) price.priceMin = p.priceMin;
-  if (p.priceMax !== undefined) price.priceMax = p.priceMax;
-  if (p.query) return { kind: 'search', query: p.query, categories: p.categories, ...price };
-  if (p.categories.length > 0 || p.priceMin !== undefined || p.priceMax !== undefined) {
-    return { kind: 'filters', categories: p.categories, ...price };
+  const rest: Omit<SellingFilters, 'categories'> = {};
+  if (p.priceMin !== undefined) rest.priceMin = p.priceMin;
+  if (p.priceMax !== undefined) rest.priceMax = p.priceMax;
+  if (p.conditions.length > 0) rest.conditions = p.conditions;
+  if (p.courseCode) rest.courseCode = p.courseCode;
+  // "relevance" on browse is newest (the server treats it so): send it only with a query.
+  if (p.sort && (p.query || p.sort !== 'relevance')) rest.sort = p.sort;
+  if (p.query) return { kind: 'search', query: p.query, categories: p.categories, ...rest };
+  if (p.categories.length > 0 || Object.keys(rest).length > 0) {
+    return { kind: 'filters', categories: p.categories, ...rest };
   }
   return { kind: 'all' };
 }
@@ -67,4 +113,58 @@ export function rangeLabel(range: PriceRange): string {
   if (priceMin !== undefined) return `$${priceMin} & up`;
   if (priceMax !== undefined) return `Up to $${priceMax}`;
   return 'Any price';
+}
+
+/**
+ * The category page's price choice (issue 14 item 9): several bands (`?bands=0-15&bands=100%2B`,
+ * with priceMin/priceMax spanning them for the server), or a plain priceMin/priceMax range from a
+ * shared link that matches no set of bands, honoured as it is.
+ */
+export interface PriceChoice {
+  bands: PriceBucketId[];
+  /** A range from the URL that is not a set of bands (null when the bands say it all). */
+  custom: PriceRange | null;
+}
+
+const BAND_IDS: readonly string[] = PRICE_BUCKETS.map((b) => b.id);
+
+export function readPriceChoice(params: URLSearchParams): PriceChoice {
+  const bands = params
+    .getAll('bands')
+    .flatMap((v) => v.split(','))
+    .filter((id): id is PriceBucketId => BAND_IDS.includes(id));
+  if (bands.length > 0) return { bands: [...new Set(bands)], custom: null };
+  const { priceMin, priceMax } = readBrowseParams(params);
+  if (priceMin === undefined && priceMax === undefined) return { bands: [], custom: null };
+  const range = { priceMin, priceMax };
+  const fromRange = rangeToBuckets(range);
+  if (fromRange.length > 0 && sameRange(bucketsToRange(fromRange), range)) {
+    return { bands: fromRange, custom: null };
+  }
+  return { bands: [], custom: range };
+}
+
+/** The range the server is asked for: the span of the bands, or the custom range. */
+export function choiceRange(choice: PriceChoice): PriceRange {
+  return choice.custom ?? bucketsToRange(choice.bands);
+}
+
+/** Writes the choice into the URL: bands only when they are not one contiguous span. */
+export function writePriceChoice(params: URLSearchParams, choice: PriceChoice): URLSearchParams {
+  const next = writePrice(params, choiceRange(choice));
+  next.delete('bands');
+  // Bands with a gap ($0–$15 + $100 & up) cannot be told by the span alone.
+  const contiguous = rangeToBuckets(bucketsToRange(choice.bands)).length === choice.bands.length;
+  if (!choice.custom && !contiguous) {
+    for (const id of PRICE_BUCKETS.map((b) => b.id)) if (choice.bands.includes(id)) next.append('bands', id);
+  }
+  return next;
+}
+
+/** Keeps only listings whose price falls in one of the chosen bands (both ends inclusive). */
+export function inBands(listing: Listing, bands: readonly PriceBucketId[]): boolean {
+  if (bands.length === 0) return true;
+  return PRICE_BUCKETS.some(
+    (b) => bands.includes(b.id) && listing.price >= b.min && (b.max === null || listing.price <= b.max),
+  );
 }

@@ -1,10 +1,11 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { LIMITS, MESSAGES } from '@campus/contract';
 import { logIn } from '../../../api/accounts';
 import { ApiError } from '../../../api/client';
 import { queryClient } from '../../../api/queryClient';
-import { fromPathOf } from '../../../session/navigation';
+import { sessionEndReason, setSessionEndReason } from '../../../session/endReason';
+import { fromPathOf, useIsLoggedIn } from '../../../session/navigation';
 import { setToken } from '../../../session/token';
 import { Button } from '../../../ui/Button';
 import { PasswordField } from '../../../ui/PasswordField';
@@ -31,6 +32,8 @@ export default function LoginPage() {
   const [errors, setErrors] = useState<Errors>({});
   const [unverified, setUnverified] = useState<{ message: string; email: string } | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const [passwordChanged] = useState(() => sessionEndReason() === 'password-changed');
+  const loggedIn = useIsLoggedIn();
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -50,6 +53,7 @@ export default function LoginPage() {
     try {
       const token = await logIn({ email: address, password });
       queryClient.clear();
+      setSessionEndReason(null);
       setToken(token);
       navigate(fromPathOf(location.state) ?? '/dashboard', { replace: true });
     } catch (error) {
@@ -73,6 +77,9 @@ export default function LoginPage() {
     }
   }
 
+  // Issue 14 item 19: a logged-in student has nothing to do here (after a login, `navigate` wins).
+  if (loggedIn && !submitting) return <Navigate to={fromPathOf(location.state) ?? '/dashboard'} replace />;
+
   return (
     <AuthLayout
       title="Welcome back"
@@ -87,6 +94,11 @@ export default function LoginPage() {
       }
     >
       <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-5">
+        {passwordChanged && !unverified && (
+          <FormAlert tone="info">
+            <p>{MESSAGES.chatSessionRevoked}</p>
+          </FormAlert>
+        )}
         {unverified && (
           <FormAlert>
             <p>{unverified.message}</p>

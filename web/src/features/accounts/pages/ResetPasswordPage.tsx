@@ -151,7 +151,7 @@ export default function ResetPasswordPage() {
             setErrors((prev) => ({ ...prev, newPassword: undefined }));
           }}
           error={errors.newPassword}
-          hint="Password must be at least 8 characters."
+          hint="At least 8 characters."
           maxLength={LIMITS.passwordMax}
         />
         <CodeField

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { chatImageUrl, type ChatListingRef } from '../../../api/chat';
 import { Button } from '../../../ui/Button';
 import { CloseIcon, TagIcon } from '../../../ui/icons';
+import { BlockButton } from '../../safety/BlockButton';
 import { Avatar } from './Avatar';
 
 /** Spec §2 header: the peer's first and last name, the listing talked about (linked), Close. */
@@ -29,14 +30,25 @@ export function ChatHeader({
       )}
       <div className="min-w-0 flex-1">
         <h1 className="truncate text-base leading-tight font-bold text-slate-900 sm:text-lg">
-          {name || title || (
-            <>
-              <span
-                aria-hidden="true"
-                className="inline-block h-4 w-32 animate-pulse rounded bg-slate-200 align-middle"
-              />
-              <span className="sr-only">Loading…</span>
-            </>
+          {name && peerId !== null ? (
+            <Link
+              to={`/u/${peerId}`}
+              className="rounded underline-offset-2 hover:text-brand-800 hover:underline"
+            >
+              {name}
+              <span className="sr-only"> — view profile</span>
+            </Link>
+          ) : (
+            name ||
+            title || (
+              <>
+                <span
+                  aria-hidden="true"
+                  className="inline-block h-4 w-32 animate-pulse rounded bg-slate-200 align-middle"
+                />
+                <span className="sr-only">Loading…</span>
+              </>
+            )
           )}
         </h1>
         {listing && (
@@ -60,6 +72,7 @@ export function ChatHeader({
           </Link>
         )}
       </div>
+      {peer && peerId !== null && <BlockButton userId={peerId} name={name} />}
       <Button variant="secondary" size="sm" onClick={onClose} leadingIcon={<CloseIcon size={18} />}>
         Close
       </Button>

@@ -1,4 +1,13 @@
-import { useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { IMAGE_COMPRESSION, LIMITS, MESSAGES } from '@campus/contract';
 import { serverMessageOf } from '../../../api/client';
 import { uploadChatImage } from '../../../api/chat';
@@ -36,19 +45,22 @@ export interface ComposerProps {
   onSend: (message: { content: string; url: string | null }) => void;
   /** Why nothing can be sent here, if so (the composer is then disabled). */
   disabledReason?: string | null;
+  /** A line above the input (e.g. which listing the next message is about). */
+  notice?: ReactNode;
 }
 
 /**
  * Spec §2 input: 'Type something', Enter sends, Shift+Enter is a new line, blank text is not sent;
  * the paperclip opens a panel with a .jpg/.jpeg picker and Upload.
  */
-export function Composer({ onSend, disabledReason }: ComposerProps) {
+export function Composer({ onSend, disabledReason, notice }: ComposerProps) {
   const [text, setText] = useState('');
   const [attachOpen, setAttachOpen] = useState(false);
   const [file, setFile] = useState<File | null>(null);
   const [uploading, setUploading] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const attachButton = useRef<HTMLButtonElement>(null);
   const ids = { text: useId(), panel: useId(), file: useId(), counter: useId(), hint: useId() };
   const disabled = Boolean(disabledReason);
   const blank = text.trim() === '';
@@ -60,6 +72,11 @@ export function Composer({ onSend, disabledReason }: ComposerProps) {
     el.style.height = 'auto';
     el.style.height = `${Math.min(el.scrollHeight, TEXTAREA_MAX_PX)}px`;
   }, [text]);
+
+  // Issue 14 item 10: the panel opens above the input, so focus goes into it (the photo picker).
+  useEffect(() => {
+    if (attachOpen) fileInput.current?.focus();
+  }, [attachOpen]);
 
   const send = () => {
     if (disabled || blank) return;
@@ -80,10 +97,11 @@ export function Composer({ onSend, disabledReason }: ComposerProps) {
     }
   };
 
-  const closePanel = () => {
+  const closePanel = (returnFocus = false) => {
     setAttachOpen(false);
     setFile(null);
     if (fileInput.current) fileInput.current.value = '';
+    if (returnFocus) attachButton.current?.focus();
   };
 
   const upload = async () => {
@@ -124,6 +142,12 @@ export function Composer({ onSend, disabledReason }: ComposerProps) {
           id={ids.panel}
           role="group"
           aria-label="Attach a photo"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              closePanel(true);
+            }
+          }}
           className="mb-2 flex flex-wrap items-center gap-2 rounded-xl border border-slate-200 bg-slate-50 p-2.5"
         >
           <label htmlFor={ids.file} className="sr-only">
@@ -141,14 +165,21 @@ export function Composer({ onSend, disabledReason }: ComposerProps) {
             <Button size="sm" onClick={() => void upload()} loading={uploading}>
               Upload
             </Button>
-            <Button size="sm" variant="ghost" onClick={closePanel} aria-label="Close the photo panel">
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => closePanel(true)}
+              aria-label="Close the photo panel"
+            >
               <CloseIcon size={18} />
             </Button>
           </div>
         </div>
       )}
+      {notice}
       <div className="flex items-end gap-2">
         <button
+          ref={attachButton}
           type="button"
           aria-label="Attach a photo"
           aria-expanded={attachOpen}

@@ -1,10 +1,12 @@
-import { useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { Fragment, useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { ChatMessage } from '@campus/contract';
-import { chatImageUrl } from '../../../api/chat';
+import { chatImageUrl, type ChatListingRef } from '../../../api/chat';
 import { cx } from '../../../ui/cx';
-import { AlertIcon, RetryIcon } from '../../../ui/icons';
+import { AlertIcon, RetryIcon, TagIcon } from '../../../ui/icons';
 import { formatFullTime, formatMessageTime } from '../model';
 import type { OutboxItem } from '../outbox';
+import { ReportButton } from '../../safety/ReportDialog';
+import { ScamWarning } from '../../safety/ScamWarning';
 
 /** Within this distance of the bottom, the list follows new messages. */
 const PIN_SLACK_PX = 120;
@@ -35,11 +37,14 @@ function Bubble({
   children,
   meta,
   pending,
+  after,
 }: {
   own: boolean;
   children: ReactNode;
   meta: ReactNode;
   pending?: boolean;
+  /** Shown under the bubble (the anti-scam warning card). */
+  after?: ReactNode;
 }) {
   return (
     <li className={cx('flex', own ? 'justify-end pl-10 sm:pl-20' : 'justify-start pr-10 sm:pr-20')}>
@@ -55,8 +60,38 @@ function Bubble({
         >
           {children}
         </div>
+        {after}
         <div className="flex items-center gap-2 px-1 text-xs text-slate-500">{meta}</div>
       </div>
+    </li>
+  );
+}
+
+/**
+ * Issue 14 item 18: one thread per pair of students, so each change of listing is marked where it
+ * happens, with the listing's name and thumbnail.
+ */
+function ListingDivider({ listing }: { listing: ChatListingRef | null | undefined }) {
+  return (
+    <li className="flex items-center gap-3 py-1" aria-label={`About ${listing?.name ?? 'another listing'}`}>
+      <span aria-hidden="true" className="h-px flex-1 bg-slate-300" />
+      <span className="flex max-w-[80%] min-w-0 items-center gap-2 rounded-full border border-slate-200 bg-white py-1 pr-3 pl-1 text-xs font-semibold text-slate-700 shadow-xs">
+        {listing?.thumbnailUrl ? (
+          <img
+            src={chatImageUrl(listing.thumbnailUrl)}
+            alt=""
+            className="h-6 w-6 shrink-0 rounded-full object-cover"
+          />
+        ) : (
+          <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700">
+            <TagIcon size={14} />
+          </span>
+        )}
+        <span className="truncate">
+          About: {listing === undefined ? 'loading…' : (listing?.name ?? 'a listing that was removed')}
+        </span>
+      </span>
+      <span aria-hidden="true" className="h-px flex-1 bg-slate-300" />
     </li>
   );
 }
@@ -93,6 +128,8 @@ export interface MessageListProps {
   empty: ReactNode;
   /** 'Load earlier messages' when the history has older pages. */
   older?: { loading: boolean; load: () => void } | null;
+  /** Listings the thread talks about, by id (null: gone; missing: still loading) for dividers. */
+  listings?: ReadonlyMap<number, ChatListingRef | null>;
 }
 
 /**
@@ -110,6 +147,7 @@ export function MessageList({
   onDiscard,
   empty,
   older,
+  listings,
 }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -179,72 +217,92 @@ export function MessageList({
           </button>
         </div>
       )}
-      <ol
-        role="log"
-        aria-live="polite"
-        aria-relevant="additions"
-        aria-label={`Messages with ${peerName}`}
-        className="flex flex-col gap-3"
-      >
-        {messages.map((m) => {
-          const own = m.senderId === myId;
-          return (
-            <Bubble
-              key={m.id}
-              own={own}
-              meta={
-                <>
-                  <span className="sr-only">{own ? 'You' : peerName}, </span>
-                  <time dateTime={m.sentAt} title={formatFullTime(m.sentAt)}>
-                    {formatMessageTime(m.sentAt)}
-                  </time>
-                </>
-              }
-            >
-              <Body content={m.content} url={m.url} onImageLoad={onImageLoad} />
-            </Bubble>
-          );
-        })}
-        {pending.map((p) => (
-          <Bubble
-            key={p.clientId}
-            own
-            pending={p.status !== 'failed'}
-            meta={
-              p.status === 'failed' ? (
-                <span className="flex flex-wrap items-center justify-end gap-x-3 gap-y-1 font-medium text-red-700">
-                  <span className="inline-flex items-center gap-1">
-                    <AlertIcon size={14} /> Not sent{p.error ? `: ${p.error}` : ''}
-                  </span>
-                  <button
-                    type="button"
-                    onClick={() => onRetry(p.clientId)}
-                    className="inline-flex items-center gap-1 rounded font-semibold text-brand-700 underline hover:text-brand-800"
-                  >
-                    <RetryIcon size={14} /> Retry
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() => onDiscard(p.clientId)}
-                    className="rounded font-semibold text-slate-600 underline hover:text-slate-800"
-                  >
-                    Discard
-                  </button>
-                </span>
-              ) : p.status === 'sent' ? (
-                <span>Sent</span>
-              ) : (
-                <span className="inline-flex items-center gap-1.5">
-                  <span aria-hidden="true" className="h-1.5 w-1.5 animate-pulse rounded-full bg-slate-400" />
-                  {connected ? 'Sending…' : 'Sending… (waiting for the connection)'}
-                </span>
-              )
-            }
-          >
-            <Body content={p.content} url={p.url} onImageLoad={onImageLoad} />
-          </Bubble>
-        ))}
-      </ol>
+      {/* role=log on a wrapper keeps the list's ol/li semantics (issue 14 item 6). */}
+      <div role="log" aria-live="polite" aria-relevant="additions" aria-label={`Messages with ${peerName}`}>
+        <ol className="flex flex-col gap-3">
+          {messages.map((m, i) => {
+            const own = m.senderId === myId;
+            const previous = i > 0 ? messages[i - 1]!.listingId : null;
+            const divider = listings && m.listingId !== null && m.listingId !== previous;
+            return (
+              <Fragment key={m.id}>
+                {divider && <ListingDivider listing={listings.get(m.listingId!)} />}
+                <Bubble
+                  own={own}
+                  after={!own && m.flags && m.flags.length > 0 ? <ScamWarning flags={m.flags} /> : null}
+                  meta={
+                    <>
+                      <span className="sr-only">{own ? 'You' : peerName}, </span>
+                      <time dateTime={m.sentAt} title={formatFullTime(m.sentAt)}>
+                        {formatMessageTime(m.sentAt)}
+                      </time>
+                      {!own && (
+                        <ReportButton
+                          targetType="MESSAGE"
+                          targetId={m.id}
+                          ariaLabel={`Report message from ${peerName} sent ${formatFullTime(m.sentAt)}`}
+                          className="rounded text-xs font-semibold text-slate-500 underline decoration-slate-300 underline-offset-2 hover:text-red-700"
+                        />
+                      )}
+                    </>
+                  }
+                >
+                  <Body content={m.content} url={m.url} onImageLoad={onImageLoad} />
+                </Bubble>
+              </Fragment>
+            );
+          })}
+          {pending.map((p, i) => {
+            const previous =
+              i > 0 ? pending[i - 1]!.listingId : (messages[messages.length - 1]?.listingId ?? null);
+            const divider = listings && p.listingId !== previous;
+            return (
+              <Fragment key={p.clientId}>
+                {divider && <ListingDivider listing={listings.get(p.listingId)} />}
+                <Bubble
+                  own
+                  pending={p.status !== 'failed'}
+                  meta={
+                    p.status === 'failed' ? (
+                      <span className="flex flex-wrap items-center justify-end gap-x-3 gap-y-1 font-medium text-red-700">
+                        <span className="inline-flex items-center gap-1">
+                          <AlertIcon size={14} /> Not sent{p.error ? `: ${p.error}` : ''}
+                        </span>
+                        <button
+                          type="button"
+                          onClick={() => onRetry(p.clientId)}
+                          className="inline-flex items-center gap-1 rounded font-semibold text-brand-700 underline hover:text-brand-800"
+                        >
+                          <RetryIcon size={14} /> Retry
+                        </button>
+                        <button
+                          type="button"
+                          onClick={() => onDiscard(p.clientId)}
+                          className="rounded font-semibold text-slate-600 underline hover:text-slate-800"
+                        >
+                          Discard
+                        </button>
+                      </span>
+                    ) : p.status === 'sent' ? (
+                      <span>Sent</span>
+                    ) : (
+                      <span className="inline-flex items-center gap-1.5">
+                        <span
+                          aria-hidden="true"
+                          className="h-1.5 w-1.5 animate-pulse rounded-full bg-slate-400"
+                        />
+                        {connected ? 'Sending…' : 'Sending… (waiting for the connection)'}
+                      </span>
+                    )
+                  }
+                >
+                  <Body content={p.content} url={p.url} onImageLoad={onImageLoad} />
+                </Bubble>
+              </Fragment>
+            );
+          })}
+        </ol>
+      </div>
     </div>
   );
 }

@@ -83,18 +83,17 @@ function RoomRow({
     onOpen(room);
   };
   return (
-    <li>
+    <li className="relative">
       <Link
         to={`/chat/${room.roomKey}`}
         onClick={onClick}
         aria-current={active ? 'page' : undefined}
         aria-busy={opening || undefined}
         className={cx(
-          'flex gap-3 rounded-xl px-3 py-3 transition-colors focus-visible:outline-offset-[-3px]',
+          'flex gap-3 rounded-xl py-3 pr-3 pl-[4.25rem] transition-colors focus-visible:outline-offset-[-3px]',
           active ? 'bg-brand-50 ring-1 ring-brand-200' : 'hover:bg-slate-100',
         )}
       >
-        <Avatar id={room.peer.id} firstName={room.peer.firstName} lastName={room.peer.lastName} />
         <span className="flex min-w-0 flex-1 flex-col gap-0.5">
           <span className="flex items-baseline gap-2">
             <span className={cx('truncate text-slate-900', unread ? 'font-bold' : 'font-semibold')}>
@@ -106,7 +105,7 @@ function RoomRow({
                 title={formatFullTime(room.lastMessage.sentAt)}
                 className={cx(
                   'ml-auto shrink-0 text-xs',
-                  unread ? 'font-semibold text-brand-700' : 'text-slate-500',
+                  unread ? 'font-semibold text-brand-700' : 'text-slate-600',
                 )}
               >
                 {formatRoomTime(room.lastMessage.sentAt)}
@@ -142,10 +141,18 @@ function RoomRow({
               <UnreadBadge count={room.unreadCount} />
             )}
           </span>
-          <span className="text-xs text-slate-500">
+          <span className="text-xs text-slate-600">
             {room.messageCount} {room.messageCount === 1 ? 'Message' : 'Messages'}
           </span>
         </span>
+      </Link>
+      {/* The avatar opens the peer's profile; it sits over the row link's left padding (links cannot nest) and comes after it, so the row stays the first stop. */}
+      {/* The initials are decoration here: the link's name is the hidden text (label-in-name). */}
+      <Link to={`/u/${room.peer.id}`} className="absolute top-3 left-3 z-10 rounded-full">
+        <span aria-hidden="true">
+          <Avatar id={room.peer.id} firstName={room.peer.firstName} lastName={room.peer.lastName} />
+        </span>
+        <span className="sr-only">{`${name}'s profile`}</span>
       </Link>
     </li>
   );

@@ -1,8 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { LIMITS, MESSAGES, type ChatMessage } from '@campus/contract';
-import { chatDestinations, chatKeys, getOlderChatMessages, parseChatMessage } from '../../../api/chat';
+import {
+  chatDestinations,
+  chatImageUrl,
+  chatKeys,
+  getChatListing,
+  getOlderChatMessages,
+  parseChatMessage,
+  type ChatListingRef,
+} from '../../../api/chat';
+import { ApiError } from '../../../api/client';
 import { queryClient } from '../../../api/queryClient';
 import {
   acquireRealtime,
@@ -16,6 +25,7 @@ import { EmptyState } from '../../../ui/EmptyState';
 import { AlertIcon, ChatIcon } from '../../../ui/icons';
 import { TopBar } from '../../../ui/TopBar';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
+import { BlockedNote } from '../../safety/BlockButton';
 import { ChatHeader } from '../components/ChatHeader';
 import { Composer } from '../components/Composer';
 import { ConnectionBanner } from '../components/ConnectionBanner';
@@ -25,6 +35,7 @@ import { fullName, mergeMessages, readChatNavState, type ChatNavState } from '..
 import { discardMessage, enqueueMessage, retryMessage, useOutbox } from '../outbox';
 import { ingestMessages, markRoomOpen, markRoomRead, roomMessagesQuery } from '../store';
 import { useChatContext, type ChatContext } from '../useChatContext';
+import { ChatPresenceLine, useTypingSignal } from '../../notifications/ChatPresence';
 
 /** Keeps the room's history current: live MESSAGE frames, plus `?after=` catch-up on every (re)connect. */
 function useRoomMessages(roomId: string, seed: ChatMessage[] | undefined) {
@@ -117,6 +128,45 @@ function useMarkRead(roomId: string, messages: readonly ChatMessage[] | undefine
   }, [roomId, lastPeerId, hasMessages, myId]);
 }
 
+/**
+ * The listings a thread talks about (issue 14 item 18), for its dividers: id → name and thumbnail,
+ * null when the listing is gone, missing while loading.
+ */
+function useThreadListings(ids: readonly number[], known: ChatListingRef | null) {
+  const unique = [...new Set(ids)];
+  const results = useQueries({
+    queries: unique.map((id) => ({
+      queryKey: chatKeys.listing(id),
+      queryFn: async ({ signal }: { signal: AbortSignal }) => {
+        try {
+          return await getChatListing(id, signal);
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404) return null;
+          throw error;
+        }
+      },
+      staleTime: 10 * 60_000,
+      enabled: known?.id !== id,
+    })),
+  });
+  const map = new Map<number, ChatListingRef | null>();
+  unique.forEach((id, i) => {
+    if (known?.id === id) map.set(id, known);
+    else if (results[i]?.data !== undefined) map.set(id, results[i]!.data!);
+  });
+  return map;
+}
+
+/** While the chat is open, toasts open below its header (index.css), not over it (issue 14 item 15). */
+function useChatScreenMarker() {
+  useEffect(() => {
+    document.body.dataset.screen = 'chat';
+    return () => {
+      delete document.body.dataset.screen;
+    };
+  }, []);
+}
+
 function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavState; roomId: string }) {
   const navigate = useNavigate();
   const location = useLocation();
@@ -128,6 +178,7 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
   const pending = useOutbox(roomId);
   const older = useOlderMessages(roomId, messages);
   useMarkRead(roomId, messages, ctx.myId);
+  const onTyping = useTypingSignal(roomId);
 
   const peerName = fullName(ctx.peer);
   useDocumentTitle(peerName ? `Chat with ${peerName}` : 'Chat');
@@ -166,13 +217,28 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
     ],
   );
 
+  const threadIds = [
+    ...(messages ?? []).flatMap((m) => (m.listingId === null ? [] : [m.listingId])),
+    ...pending.map((p) => p.listingId),
+  ];
+  if (ctx.listingId !== null) threadIds.push(ctx.listingId);
+  const listings = useThreadListings(threadIds, ctx.listing);
+  // The header names the listing of the latest message; the context's listing until there is one.
+  const latest: number | undefined =
+    pending[pending.length - 1]?.listingId ??
+    (messages ?? []).findLast((m) => m.listingId !== null)?.listingId ??
+    undefined;
+  const headerListing = latest !== undefined ? (listings.get(latest) ?? ctx.listing) : ctx.listing;
+  const nextListing = ctx.listingId !== null ? listings.get(ctx.listingId) : undefined;
+  const switching = latest !== undefined && ctx.listingId !== null && ctx.listingId !== latest;
+
   const firstName = ctx.peer?.firstName || 'them';
   return (
     <>
       <ChatHeader
         peer={ctx.peer}
         peerId={ctx.peerId}
-        listing={ctx.listing}
+        listing={headerListing}
         onClose={() => navigate('/inbox')}
       />
       <ConnectionBanner status={status} pendingCount={pending.filter((p) => p.status !== 'failed').length} />
@@ -201,6 +267,7 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
         onRetry={retryMessage}
         onDiscard={discardMessage}
         older={older.available ? { loading: older.loading, load: () => void older.load() } : null}
+        listings={listings}
         empty={
           <div className="mx-auto my-8 max-w-sm rounded-2xl bg-white px-5 py-6 text-center shadow-card">
             <span className="mx-auto mb-3 flex h-11 w-11 items-center justify-center rounded-full bg-brand-50 text-brand-700">
@@ -213,7 +280,30 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
           </div>
         }
       />
-      <Composer onSend={onSend} disabledReason={canSend ? null : 'Loading the conversation…'} />
+      {ctx.peerId !== null && <BlockedNote userId={ctx.peerId} name={peerName || 'this student'} />}
+      <ChatPresenceLine roomId={roomId} myId={ctx.myId} messages={messages ?? []} peerName={firstName} />
+      <div className="contents" onInput={onTyping}>
+        <Composer
+          onSend={onSend}
+          disabledReason={canSend ? null : 'Loading the conversation…'}
+          notice={
+            switching && nextListing ? (
+              <p className="mb-2 flex min-w-0 items-center gap-2 rounded-lg bg-brand-50 px-3 py-1.5 text-sm text-brand-900">
+                {nextListing.thumbnailUrl && (
+                  <img
+                    src={chatImageUrl(nextListing.thumbnailUrl)}
+                    alt=""
+                    className="h-6 w-6 shrink-0 rounded object-cover"
+                  />
+                )}
+                <span className="truncate">
+                  Your next message is about <strong>{nextListing.name}</strong>
+                </span>
+              </p>
+            ) : null
+          }
+        />
+      </div>
     </>
   );
 }
@@ -271,6 +361,7 @@ export default function ChatPage() {
   const nav = useMemo(() => readChatNavState(location.state), [location.state]);
   const { userId } = useCurrentUser();
   const ctx = useChatContext(roomidCreate, nav, userId);
+  useChatScreenMarker();
 
   let content;
   if (ctx.loading) {

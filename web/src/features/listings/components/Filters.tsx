@@ -1,10 +1,15 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import {
   CATEGORIES,
   CATEGORY_LABELS,
+  CONDITION_LABELS,
+  CONDITIONS,
   PRICE_BUCKETS,
+  SORT_LABELS,
   type Category,
+  type Condition,
   type PriceBucketId,
+  type Sort,
 } from '@campus/contract';
 import { Button } from '../../../ui/Button';
 import { cx } from '../../../ui/cx';
@@ -55,6 +60,78 @@ export function CategoryFilter({
   );
 }
 
+/** Condition checkboxes (features.md §B): several may be chosen. */
+export function ConditionFilter({
+  selected,
+  onToggle,
+}: {
+  selected: readonly Condition[];
+  onToggle: (condition: Condition) => void;
+}) {
+  return (
+    <fieldset>
+      <legend className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+        Condition
+      </legend>
+      <div className="space-y-0.5">
+        {CONDITIONS.map((condition) => (
+          <CheckRow
+            key={condition}
+            checked={selected.includes(condition)}
+            onChange={() => onToggle(condition)}
+          >
+            {CONDITION_LABELS[condition]}
+          </CheckRow>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/**
+ * The order of results (features.md §B "Sorting"). "Best match" is offered only with a search
+ * query; browse starts at "Newest".
+ */
+export function SortSelect({
+  value,
+  onChange,
+  withRelevance,
+  className,
+}: {
+  value: Sort;
+  onChange: (sort: Sort) => void;
+  withRelevance: boolean;
+  className?: string;
+}) {
+  const id = useId();
+  const options = (Object.keys(SORT_LABELS) as Sort[]).filter((s) => withRelevance || s !== 'relevance');
+  return (
+    <div className={cx('flex items-center gap-2', className)}>
+      <label htmlFor={id} className="text-sm font-medium whitespace-nowrap text-slate-700">
+        Sort by
+      </label>
+      <div className="relative">
+        <select
+          id={id}
+          value={value}
+          onChange={(e) => onChange(e.target.value as Sort)}
+          className="h-10 appearance-none rounded-xl border border-slate-300 bg-white pr-9 pl-3 text-sm font-semibold text-slate-900 shadow-sm hover:border-slate-400 focus:border-brand-600 focus:ring-4 focus:ring-brand-100 focus:outline-none"
+        >
+          {options.map((s) => (
+            <option key={s} value={s}>
+              {SORT_LABELS[s]}
+            </option>
+          ))}
+        </select>
+        <ChevronDownIcon
+          size={16}
+          className="pointer-events-none absolute top-1/2 right-3 -translate-y-1/2 text-slate-500"
+        />
+      </div>
+    </div>
+  );
+}
+
 /**
  * Price-bucket checkboxes (spec §9). `single`: checking one unchecks the others (the all-listings
  * sidebar); `multi`: several may be chosen (the category page; the range spans them).
@@ -99,18 +176,38 @@ export function FilterPanel({
   onClear,
   children,
   title = 'Filters',
+  resultCount,
+  moreResults = false,
 }: {
   activeCount: number;
   onClear?: () => void;
   children: ReactNode;
   title?: string;
+  /** Listings shown now (undefined while loading): the phone panel's "Show N results" button. */
+  resultCount?: number;
+  /** More pages exist beyond `resultCount` ("Show 24+ results"). */
+  moreResults?: boolean;
 }) {
   const [open, setOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+
+  /** Phones: close the panel and bring the results (updated out of sight) into view. */
+  function showResults() {
+    setOpen(false);
+    const panel = toggleRef.current?.closest('aside');
+    const results = panel?.nextElementSibling;
+    if (results instanceof HTMLElement) {
+      results.scrollIntoView({ block: 'start' });
+      results.setAttribute('tabindex', '-1');
+      results.focus({ preventScroll: true });
+    }
+  }
   const panelId = useId();
   const headingId = useId();
   return (
     <div className="lg:sticky lg:top-24">
       <Button
+        ref={toggleRef}
         variant="secondary"
         className="lg:hidden"
         aria-expanded={open}
@@ -152,6 +249,14 @@ export function FilterPanel({
           )}
         </div>
         <div className="space-y-5">{children}</div>
+        {/* Issue 14 item 16: on phones results update below a tall panel; say how many and go there. */}
+        <div className="sticky bottom-0 -mx-4 -mb-4 mt-4 rounded-b-2xl border-t border-slate-200 bg-white p-3 lg:hidden">
+          <Button fullWidth onClick={showResults}>
+            {resultCount === undefined
+              ? 'Show results'
+              : `Show ${resultCount}${moreResults ? '+' : ''} ${resultCount === 1 && !moreResults ? 'result' : 'results'}`}
+          </Button>
+        </div>
       </div>
     </div>
   );

@@ -1,4 +1,6 @@
+import { MESSAGES } from '@campus/contract';
 import { cx } from '../../../ui/cx';
+import { ErrorState } from '../../../ui/ErrorState';
 import { ButtonLink } from '../../../ui/Button';
 import { EmptyState } from '../../../ui/EmptyState';
 import { TagIcon } from '../../../ui/icons';
@@ -36,17 +38,17 @@ export function LatestRail() {
     );
   }
 
+  if (listings.length === 0 && feed.isError) {
+    return <ErrorState title={MESSAGES.latestLoadFailed} onRetry={feed.retry} />;
+  }
+
   if (listings.length === 0) {
     return (
       <EmptyState
         icon={<TagIcon />}
         headingLevel={3}
         title="The newest listings show up here."
-        description={
-          feed.isError
-            ? 'We could not load the latest listings right now.'
-            : 'Nothing new yet today. Be the first to post something!'
-        }
+        description="Nothing new yet today. Be the first to post something!"
         action={<ButtonLink to="/addlisting">+ Sell an item</ButtonLink>}
       />
     );

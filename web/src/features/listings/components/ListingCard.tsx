@@ -1,11 +1,19 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CATEGORY_LABELS, type Listing } from '@campus/contract';
+import { useCurrentUser } from '../../../session/useCurrentUser';
 import { cx } from '../../../ui/cx';
+import { HeartIcon } from '../../../ui/icons';
 import { formatPrice, listedAgo } from '../format';
 import type { SingleListingState } from '../navigation';
+import { ConditionChip } from './ConditionChip';
 import { ListingImage } from './ListingImage';
+import { SaveButton } from './SaveButton';
 import { SoldBadge } from './SoldBadge';
+
+/** Drawn widths of the photo (`sizes`), per layout: the rail's tiles and the responsive card. */
+const TILE_SIZES = '(min-width: 1024px) 18rem, (min-width: 768px) 21rem, 78vw';
+const ROW_SIZES = '(min-width: 768px) 22rem, (min-width: 640px) 9rem, 7rem';
 
 export interface ListingCardProps {
   listing: Listing;
@@ -36,6 +44,9 @@ export function ListingCard({
   const state: SingleListingState = { listing };
   const tile = layout === 'tile';
   const ago = listedAgo(listing.createdAt);
+  const { userId } = useCurrentUser();
+  // Students save others' listings; the seller sees how many saved theirs instead.
+  const own = userId !== null && listing.seller.id === userId;
   return (
     <article
       className={cx(
@@ -46,6 +57,8 @@ export function ListingCard({
     >
       <ListingImage
         src={listing.thumbnailUrl ?? listing.imageUrl}
+        variants={listing.imageVariants}
+        sizes={tile ? TILE_SIZES : ROW_SIZES}
         alt={listing.name}
         category={listing.category}
         className={cx(
@@ -57,8 +70,25 @@ export function ListingCard({
         priority={priority}
       />
       {listing.isSold && <SoldBadge className="absolute top-2 left-2 z-[1]" />}
-      <div className={cx('flex min-w-0 flex-col p-3 sm:p-4', tile ? 'shrink-0' : 'flex-1')}>
-        <p className="text-lg font-bold text-brand-800 tabular-nums">{formatPrice(listing.price)}</p>
+      {userId !== null && !own && <SaveButton listing={listing} className="absolute top-2 right-2 z-[3]" />}
+      {/* On a phone row the heart sits in the text's top-right corner: keep the text clear of it. */}
+      <div
+        className={cx(
+          'flex min-w-0 flex-col p-3 sm:p-4',
+          tile ? 'shrink-0' : 'flex-1',
+          !tile && userId !== null && !own && 'max-md:pr-14',
+        )}
+      >
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <p className="text-lg font-bold text-brand-800 tabular-nums">{formatPrice(listing.price)}</p>
+          <ConditionChip condition={listing.condition} />
+          {own && listing.saveCount !== undefined && listing.saveCount > 0 && (
+            <span className="inline-flex items-center gap-1 text-xs font-semibold text-rose-700">
+              <HeartIcon filled size={14} />
+              {listing.saveCount} saved
+            </span>
+          )}
+        </div>
         <Heading
           id={`listing-${listing.id}-title`}
           className={cx(

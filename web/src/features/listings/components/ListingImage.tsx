@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { CATEGORY_LABELS, type Category } from '@campus/contract';
+import { CATEGORY_LABELS, variantSrcset, type Category, type ImageVariants } from '@campus/contract';
 import { apiUrl } from '../../../api/client';
 import { cx } from '../../../ui/cx';
 import { CategoryIcon } from '../../../ui/icons';
@@ -30,6 +30,13 @@ export interface ListingImageProps {
   iconSize?: number;
   /** Hide the placeholder's caption on phones (small list thumbnails). */
   compactPlaceholder?: boolean;
+  /**
+   * The photo's responsive variants (API `imageVariants`): AVIF and WebP `<source>`s in front of
+   * the JPEG `src`, so the browser fetches the smallest file that fills the box at its pixel density.
+   */
+  variants?: ImageVariants | null;
+  /** How wide the box is drawn (`sizes`), e.g. "(min-width: 768px) 50vw, 100vw". Needed with `variants`. */
+  sizes?: string;
 }
 
 /**
@@ -47,26 +54,38 @@ export function ListingImage({
   height = 360,
   iconSize = 36,
   compactPlaceholder = false,
+  variants = null,
+  sizes = '100vw',
 }: ListingImageProps) {
   const [failed, setFailed] = useState<string | null>(null);
   const showImage = src !== null && src !== '' && failed !== src;
   return (
     <div className={cx('relative overflow-hidden bg-slate-100', className)}>
       {showImage ? (
-        <img
-          src={apiUrl(src)}
-          alt={alt}
-          width={width}
-          height={height}
-          loading={priority ? 'eager' : 'lazy'}
-          decoding="async"
-          fetchPriority={priority ? 'high' : undefined}
-          onError={() => setFailed(src)}
-          className={cx(
-            'absolute inset-0 h-full w-full',
-            fit === 'cover' ? 'object-cover' : 'object-contain',
-          )}
-        />
+        <picture>
+          {variants?.formats.map((format) => (
+            <source
+              key={format}
+              type={`image/${format}`}
+              srcSet={variantSrcset({ ...variants, url: apiUrl(variants.url) }, format)}
+              sizes={sizes}
+            />
+          ))}
+          <img
+            src={apiUrl(src)}
+            alt={alt}
+            width={width}
+            height={height}
+            loading={priority ? 'eager' : 'lazy'}
+            decoding="async"
+            fetchPriority={priority ? 'high' : undefined}
+            onError={() => setFailed(src)}
+            className={cx(
+              'absolute inset-0 h-full w-full',
+              fit === 'cover' ? 'object-cover' : 'object-contain',
+            )}
+          />
+        </picture>
       ) : (
         <div
           role="img"

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Listing } from '@campus/contract';
+import { MESSAGES } from '@campus/contract';
+import { ErrorState } from '../../../ui/ErrorState';
 import type { ListingsFeed } from '../hooks/useListingsFeed';
 import { ListingGrid, ListingGridSkeleton } from './ListingGrid';
 import { LoadMore } from './LoadMore';
@@ -8,8 +10,13 @@ export interface ListingsResultsProps {
   feed: ListingsFeed;
   /** Accessible name of the list ("Search results", "Books listings"). */
   label: string;
-  /** Shown when there is nothing (also after a failed load: spec §8 shows the list empty). */
+  /**
+   * Shown only for a real empty result (`failed` is always false: a failed first load shows the
+   * error and "Try again" instead, issue 14 item 2; the argument stays for existing callers).
+   */
   empty: (failed: boolean) => ReactNode;
+  /** Title of the load-failure state. */
+  errorText?: string;
   headingLevel?: 2 | 3;
   renderActions?: (listing: Listing) => ReactNode;
   skeletonCount?: number;
@@ -23,10 +30,13 @@ export function ListingsResults({
   headingLevel,
   renderActions,
   skeletonCount = 6,
+  errorText = MESSAGES.listingsLoadFailed,
 }: ListingsResultsProps) {
   const count = feed.listings.length;
   let status: string;
+  const failed = feed.isError && count === 0;
   if (feed.isLoading) status = 'Loading listings…';
+  else if (failed) status = '';
   else if (count === 0) status = 'No listings to show.';
   else
     status = `${count} ${count === 1 ? 'listing' : 'listings'} shown${feed.hasNextPage ? ', more available' : ''}.`;
@@ -38,8 +48,10 @@ export function ListingsResults({
       </p>
       {feed.isLoading ? (
         <ListingGridSkeleton count={skeletonCount} />
+      ) : failed ? (
+        <ErrorState title={errorText} onRetry={feed.retry} />
       ) : count === 0 ? (
-        empty(feed.isError)
+        empty(false)
       ) : (
         <>
           <ListingGrid

@@ -1,53 +1,16 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { MESSAGES, TIMINGS, type Listing } from '@campus/contract';
 import { serverMessageOf } from '../../../api/client';
-import { deleteListing, listingKeys, toggleListingSold, type ListingsPage } from '../../../api/listings';
+import { deleteListing, listingKeys, toggleListingSold } from '../../../api/listings';
 import { toast } from '../../../ui/toast';
-import type { ListingsInfiniteData } from './useListingsFeed';
-
-function isInfinite(data: unknown): data is ListingsInfiniteData {
-  return typeof data === 'object' && data !== null && Array.isArray((data as { pages?: unknown }).pages);
-}
-
-function isListingData(data: unknown): data is Listing {
-  return typeof data === 'object' && data !== null && typeof (data as { id?: unknown }).id === 'number';
-}
-
-/** Applies `change` to one listing in every cached list and detail (returns null to remove it). */
-function patchListingEverywhere(
-  client: QueryClient,
-  id: number,
-  change: (listing: Listing) => Listing | null,
-): void {
-  client.setQueriesData<unknown>({ queryKey: listingKeys.all }, (data: unknown) => {
-    if (isInfinite(data)) {
-      let touched = false;
-      const pages: ListingsPage[] = data.pages.map((page) => {
-        if (!page.items.some((l) => l.id === id)) return page;
-        touched = true;
-        const items: Listing[] = [];
-        for (const item of page.items) {
-          if (item.id !== id) items.push(item);
-          else {
-            const next = change(item);
-            if (next) items.push(next);
-          }
-        }
-        return { ...page, items };
-      });
-      return touched ? { ...data, pages } : data;
-    }
-    if (isListingData(data) && data.id === id) return change(data) ?? data;
-    return data;
-  });
-}
+import { isListingData, patchListingEverywhere } from '../cache';
 
 /**
  * Owner actions shared by /personalListings and /single_listing (spec §2, §4):
  * - toggleSold flips the listing at once in every cached view, then calls PUT /listings/sold/{id};
  *   on failure the flip is reverted and an error toast shown.
- * - remove asks with the 6-second confirmation toast, then DELETE /listing/{id} and drops it.
+ * - removeConfirmed calls DELETE /listing/{id} and drops it (the screens confirm inline first).
  */
 export function useListingActions() {
   const client = useQueryClient();
@@ -85,15 +48,12 @@ export function useListingActions() {
     [client, mark],
   );
 
-  /** Resolves true when the listing was deleted. */
-  const remove = useCallback(
+  /**
+   * Deletes a listing the student already confirmed (with InlineConfirm, issue 14 item 3).
+   * Resolves true when the listing was deleted.
+   */
+  const removeConfirmed = useCallback(
     async (listing: Listing): Promise<boolean> => {
-      const confirmed = await toast.confirm(MESSAGES.deleteConfirm, {
-        confirmLabel: 'Delete',
-        cancelLabel: 'Cancel',
-        duration: TIMINGS.deleteConfirmMs,
-      });
-      if (!confirmed) return false;
       mark(listing.id, true);
       try {
         await deleteListing(listing.id);
@@ -113,5 +73,18 @@ export function useListingActions() {
     [client, mark],
   );
 
-  return { toggleSold, remove, isPending: (id: number) => pending.has(id) };
+  /** Asks with the 6-second confirmation toast first (kept for callers without an inline confirm). */
+  const remove = useCallback(
+    async (listing: Listing): Promise<boolean> => {
+      const confirmed = await toast.confirm(MESSAGES.deleteConfirm, {
+        confirmLabel: 'Delete',
+        cancelLabel: 'Cancel',
+        duration: TIMINGS.deleteConfirmMs,
+      });
+      return confirmed ? removeConfirmed(listing) : false;
+    },
+    [removeConfirmed],
+  );
+
+  return { toggleSold, remove, removeConfirmed, isPending: (id: number) => pending.has(id) };
 }

@@ -1,17 +1,29 @@
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { useBack } from '../../../ui/useBack';
 import {
   CATEGORY_LABELS,
+  CONDITION_LABELS,
   MESSAGES,
   PRICE_BUCKETS,
   type Category,
+  type Condition,
   type PriceBucketId,
+  type Sort,
 } from '@campus/contract';
 import { Button, ButtonLink } from '../../../ui/Button';
 import { EmptyState } from '../../../ui/EmptyState';
-import { ArrowLeftIcon, SearchIcon } from '../../../ui/icons';
+import { ArrowLeftIcon, FilterIcon, SearchIcon } from '../../../ui/icons';
 import { PageContainer } from '../../../ui/PageContainer';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
-import { CategoryFilter, FilterChip, FilterPanel, PriceFilter } from '../components/Filters';
+import {
+  CategoryFilter,
+  ConditionFilter,
+  FilterChip,
+  FilterPanel,
+  PriceFilter,
+  SortSelect,
+} from '../components/Filters';
+import { SaveSearchButton } from '../components/SaveSearchButton';
 import { ListingsResults } from '../components/ListingsResults';
 import { useListingsFeed } from '../hooks/useListingsFeed';
 import { browseSource, rangeLabel, rangeOf, readBrowseParams, sameRange, writePrice } from '../params';
@@ -23,7 +35,7 @@ import { browseSource, rangeLabel, rangeOf, readBrowseParams, sameRange, writePr
  * GET /listings/filters; otherwise GET /listings.
  */
 export default function AllListingsPage() {
-  const navigate = useNavigate();
+  const back = useBack();
   const [params, setParams] = useSearchParams();
   const browse = readBrowseParams(params);
   const feed = useListingsFeed(browseSource(browse));
@@ -32,7 +44,9 @@ export default function AllListingsPage() {
   const range = { priceMin: browse.priceMin, priceMax: browse.priceMax };
   const hasPrice = browse.priceMin !== undefined || browse.priceMax !== undefined;
   const selectedBucket = PRICE_BUCKETS.find((b) => sameRange(rangeOf(b.id), range))?.id;
-  const activeCount = browse.categories.length + (hasPrice ? 1 : 0);
+  const activeCount =
+    browse.categories.length + (hasPrice ? 1 : 0) + browse.conditions.length + (browse.courseCode ? 1 : 0);
+  const sort: Sort = browse.sort ?? (browse.query ? 'relevance' : 'newest');
   const anyFilter = activeCount > 0 || browse.query !== '';
 
   // Filter changes replace the history entry, so Back leaves the page instead of undoing filters.
@@ -49,6 +63,29 @@ export default function AllListingsPage() {
     update(next);
   }
 
+  function toggleCondition(condition: Condition) {
+    const next = new URLSearchParams(params);
+    const chosen = browse.conditions.includes(condition)
+      ? browse.conditions.filter((c) => c !== condition)
+      : [...browse.conditions, condition];
+    next.delete('conditions');
+    for (const c of chosen) next.append('conditions', c);
+    update(next);
+  }
+
+  function setSort(value: Sort) {
+    const next = new URLSearchParams(params);
+    if (value === (browse.query ? 'relevance' : 'newest')) next.delete('sort');
+    else next.set('sort', value);
+    update(next);
+  }
+
+  function clearCourse() {
+    const next = new URLSearchParams(params);
+    next.delete('courseCode');
+    update(next);
+  }
+
   function togglePrice(id: PriceBucketId) {
     update(writePrice(params, selectedBucket === id ? {} : rangeOf(id)));
   }
@@ -60,6 +97,8 @@ export default function AllListingsPage() {
   function clearFilters() {
     const next = writePrice(params, {});
     next.delete('categories');
+    next.delete('conditions');
+    next.delete('courseCode');
     update(next);
   }
 
@@ -71,8 +110,7 @@ export default function AllListingsPage() {
 
   function clearEverything() {
     const next = writePrice(params, {});
-    next.delete('categories');
-    next.delete('query');
+    for (const key of ['categories', 'conditions', 'courseCode', 'query']) next.delete(key);
     update(next);
   }
 
@@ -85,17 +123,17 @@ export default function AllListingsPage() {
             {browse.query ? (
               <>
                 Results for <span className="font-semibold break-words text-slate-900">“{browse.query}”</span>
-                , best match first.
+                .
               </>
             ) : (
-              'Everything students are selling right now, newest first.'
+              'Everything students are selling right now.'
             )}
           </p>
         </div>
         <Button
           variant="secondary"
           className="shrink-0"
-          onClick={() => navigate(-1)}
+          onClick={back}
           leadingIcon={<ArrowLeftIcon size={18} />}
         >
           Back
@@ -104,17 +142,27 @@ export default function AllListingsPage() {
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-8">
         <aside aria-label="Filters">
-          <FilterPanel activeCount={activeCount} onClear={clearFilters}>
+          <FilterPanel
+            activeCount={activeCount}
+            onClear={clearFilters}
+            resultCount={feed.isLoading ? undefined : feed.listings.length}
+            moreResults={feed.hasNextPage}
+          >
             <CategoryFilter selected={browse.categories} onToggle={toggleCategory} />
             <PriceFilter
               mode="single"
               selected={selectedBucket ? [selectedBucket] : []}
               onToggle={togglePrice}
             />
+            <ConditionFilter selected={browse.conditions} onToggle={toggleCondition} />
           </FilterPanel>
         </aside>
 
         <section aria-label="Listings" className="min-w-0">
+          <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+            <SortSelect value={sort} onChange={setSort} withRelevance={browse.query !== ''} />
+            {anyFilter && <SaveSearchButton params={browse} />}
+          </div>
           {anyFilter && (
             <div className="mb-4 flex flex-wrap items-center gap-2">
               <span className="text-sm text-slate-600">Active:</span>
@@ -124,6 +172,12 @@ export default function AllListingsPage() {
                   <FilterChip key={c} label={CATEGORY_LABELS[c]} onRemove={() => toggleCategory(c)} />
                 ))}
                 {hasPrice && <FilterChip label={rangeLabel(range)} onRemove={clearPrice} />}
+                {browse.conditions.map((c) => (
+                  <FilterChip key={c} label={CONDITION_LABELS[c]} onRemove={() => toggleCondition(c)} />
+                ))}
+                {browse.courseCode && (
+                  <FilterChip label={`Course ${browse.courseCode}`} onRemove={clearCourse} />
+                )}
               </ul>
               {activeCount + (browse.query ? 1 : 0) > 1 && (
                 <button
@@ -141,32 +195,46 @@ export default function AllListingsPage() {
             feed={feed}
             label={browse.query ? `Search results for ${browse.query}` : 'All listings'}
             headingLevel={2}
-            empty={(failed) => (
-              <EmptyState
-                icon={<SearchIcon />}
-                title={MESSAGES.allListingsEmpty}
-                description={
-                  failed
-                    ? MESSAGES.listingsLoadFailed
-                    : anyFilter
-                      ? 'Nothing matches these filters right now. Try another spelling or fewer filters.'
-                      : 'New listings arrive all the time.'
-                }
-                action={
-                  failed ? (
-                    <Button variant="secondary" onClick={feed.retry}>
-                      Try again
+            empty={() =>
+              activeCount > 0 ? (
+                <EmptyState
+                  icon={<FilterIcon />}
+                  title={MESSAGES.listingsFilteredEmpty}
+                  description={
+                    browse.query
+                      ? `No listing matches “${browse.query}” with these filters.`
+                      : MESSAGES.listingsFilteredEmptyHint
+                  }
+                  action={
+                    browse.query ? (
+                      <Button onClick={clearFilters}>{MESSAGES.searchAllCategories}</Button>
+                    ) : (
+                      <Button variant="secondary" onClick={clearFilters}>
+                        Clear filters
+                      </Button>
+                    )
+                  }
+                />
+              ) : browse.query ? (
+                <EmptyState
+                  icon={<SearchIcon />}
+                  title={`Nothing matches “${browse.query}”`}
+                  description="Try another spelling or a shorter search."
+                  action={
+                    <Button variant="secondary" onClick={clearQuery}>
+                      Show all listings
                     </Button>
-                  ) : anyFilter ? (
-                    <Button variant="secondary" onClick={clearEverything}>
-                      Clear search and filters
-                    </Button>
-                  ) : (
-                    <ButtonLink to="/addlisting">+ Sell an item</ButtonLink>
-                  )
-                }
-              />
-            )}
+                  }
+                />
+              ) : (
+                <EmptyState
+                  icon={<SearchIcon />}
+                  title={MESSAGES.allListingsEmpty}
+                  description="New listings arrive all the time."
+                  action={<ButtonLink to="/addlisting">+ Sell an item</ButtonLink>}
+                />
+              )
+            }
           />
         </section>
       </div>

@@ -1,14 +1,17 @@
-import { useEffect, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
+import { useBack } from '../../../ui/useBack';
 import {
-  bucketsToRange,
   CATEGORY_LABELS,
-  CATEGORY_TILES,
+  CONDITION_LABELS,
+  conditionApplies,
   isCategory,
   MESSAGES,
-  rangeToBuckets,
+  PRICE_BUCKETS,
   type Category,
+  type Condition,
   type PriceBucketId,
+  type Sort,
 } from '@campus/contract';
 import type { ListingsSource } from '../../../api/listings';
 import { Button, ButtonLink } from '../../../ui/Button';
@@ -16,24 +19,29 @@ import { EmptyState } from '../../../ui/EmptyState';
 import { ArrowLeftIcon, ArrowRightIcon, CategoryIcon, TagIcon } from '../../../ui/icons';
 import { PageContainer } from '../../../ui/PageContainer';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
-import { FilterChip, FilterPanel, PriceFilter } from '../components/Filters';
+import { ConditionFilter, FilterChip, FilterPanel, PriceFilter, SortSelect } from '../components/Filters';
 import { ListingsResults } from '../components/ListingsResults';
 import { useListingsFeed } from '../hooks/useListingsFeed';
 import { categoryPassedFromState, preloadedListingsFromState } from '../navigation';
-import { rangeLabel, readBrowseParams, writePrice } from '../params';
-
-function tileTitle(category: Category): string {
-  return CATEGORY_TILES.find((t) => t.category === category)?.title ?? CATEGORY_LABELS[category];
-}
+import {
+  choiceRange,
+  inBands,
+  rangeLabel,
+  readBrowseParams,
+  readPriceChoice,
+  writePriceChoice,
+  type PriceChoice,
+} from '../params';
 
 /**
  * /cat_listing (spec §2): the category comes from `?categories=` or navigation state
  * `categoryPassed` (upper-cased); preloaded listings may arrive in state `singleCatListings`;
- * search text from `?query=`. Price-range checkboxes (several may be chosen; the range spans them)
- * as a sidebar on large screens and a toggle on small and medium ones.
+ * search text from `?query=`. Price-range checkboxes (several may be chosen; results are the
+ * listings in any chosen band, not the span between them; a priceMin/priceMax from the URL is
+ * honoured, issue 14 item 9) as a sidebar on large screens and a toggle on small and medium ones.
  */
 export default function CategoryListingsPage() {
-  const navigate = useNavigate();
+  const back = useBack();
   const location = useLocation();
   const [params, setParams] = useSearchParams();
   const raw = params.get('categories') ?? categoryPassedFromState(location.state) ?? '';
@@ -41,16 +49,15 @@ export default function CategoryListingsPage() {
   const category: Category | null = isCategory(upper) ? upper : null;
   const browse = readBrowseParams(params);
 
-  const [buckets, setBuckets] = useState<PriceBucketId[]>(() =>
-    rangeToBuckets({ priceMin: browse.priceMin, priceMax: browse.priceMax }),
-  );
-  const range = bucketsToRange(buckets);
-  const hasPrice = buckets.length > 0;
+  const [choice, setChoice] = useState<PriceChoice>(() => readPriceChoice(params));
+  const buckets = choice.bands;
+  const range = choiceRange(choice);
+  const hasPrice = buckets.length > 0 || choice.custom !== null;
 
   // Keep the URL complete (category from state, chosen price range) so a reload shows the same.
   useEffect(() => {
     if (!category) return;
-    let next = writePrice(params, range);
+    let next = writePriceChoice(params, choice);
     if (next.get('categories') !== category) {
       next = new URLSearchParams(next);
       next.set('categories', category);
@@ -60,22 +67,68 @@ export default function CategoryListingsPage() {
     }
   });
 
+  // features.md §B: order and condition apply here too ("relevance" only with search words).
+  const sort: Sort = browse.sort ?? (browse.query ? 'relevance' : 'newest');
+  const extras = {
+    ...range,
+    ...(browse.conditions.length > 0 ? { conditions: browse.conditions } : {}),
+    ...(browse.sort && (browse.query || browse.sort !== 'relevance') ? { sort: browse.sort } : {}),
+  };
   let source: ListingsSource;
   if (!category) source = { kind: 'all' };
-  else if (browse.query) source = { kind: 'search', query: browse.query, categories: [category], ...range };
-  else if (hasPrice) source = { kind: 'filters', categories: [category], ...range };
+  else if (browse.query) source = { kind: 'search', query: browse.query, categories: [category], ...extras };
+  else if (Object.keys(extras).length > 0) source = { kind: 'filters', categories: [category], ...extras };
   else source = { kind: 'category', category };
+
+  function setSort(value: Sort) {
+    const next = new URLSearchParams(params);
+    if (value === (browse.query ? 'relevance' : 'newest')) next.delete('sort');
+    else next.set('sort', value);
+    setParams(next, { replace: true, state: location.state, preventScrollReset: true });
+  }
+
+  function toggleCondition(condition: Condition) {
+    const next = new URLSearchParams(params);
+    const chosen = browse.conditions.includes(condition)
+      ? browse.conditions.filter((c) => c !== condition)
+      : [...browse.conditions, condition];
+    next.delete('conditions');
+    for (const c of chosen) next.append('conditions', c);
+    setParams(next, { replace: true, state: location.state, preventScrollReset: true });
+  }
 
   const preloaded =
     source.kind === 'category'
       ? preloadedListingsFromState(location.state)?.filter((l) => l.category === category)
       : undefined;
-  const feed = useListingsFeed(source, { preloaded, enabled: category !== null });
+  const rawFeed = useListingsFeed(source, { preloaded, enabled: category !== null });
+  // The server is asked for the span of the bands; keep only the listings in a chosen band.
+  const feed = useMemo(() => {
+    const listings = rawFeed.listings.filter((l) => inBands(l, buckets));
+    // A page may hold only listings in the gap between bands: keep loading until one shows.
+    const seeking = listings.length === 0 && rawFeed.hasNextPage && !rawFeed.isError;
+    return { ...rawFeed, listings, isLoading: rawFeed.isLoading || seeking };
+  }, [rawFeed, buckets]);
+  const { fetchNextPage } = rawFeed;
+  const seekMore = feed.listings.length === 0 && rawFeed.hasNextPage && !rawFeed.isFetchingNextPage;
+  useEffect(() => {
+    if (seekMore && !rawFeed.isLoading) fetchNextPage();
+  }, [seekMore, rawFeed.isLoading, fetchNextPage]);
   useDocumentTitle(category ? CATEGORY_LABELS[category] : 'Category');
 
   function togglePrice(id: PriceBucketId) {
-    setBuckets((prev) => (prev.includes(id) ? prev.filter((b) => b !== id) : [...prev, id]));
+    setChoice((prev) => {
+      const bands = prev.bands.includes(id) ? prev.bands.filter((b) => b !== id) : [...prev.bands, id];
+      return { bands, custom: null };
+    });
   }
+
+  const clearPrice = () => setChoice({ bands: [], custom: null });
+  const priceChip = choice.custom
+    ? rangeLabel(choice.custom)
+    : PRICE_BUCKETS.filter((b) => buckets.includes(b.id))
+        .map((b) => b.label)
+        .join(', ');
 
   function clearQuery() {
     const next = new URLSearchParams(params);
@@ -107,9 +160,7 @@ export default function CategoryListingsPage() {
             <CategoryIcon category={category} size={28} />
           </span>
           <div>
-            <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">
-              {tileTitle(category)}
-            </p>
+            <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">Category</p>
             <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{label}</h1>
           </div>
         </div>
@@ -119,19 +170,38 @@ export default function CategoryListingsPage() {
       </div>
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-8">
-        <aside aria-label="Price filter">
-          <FilterPanel activeCount={hasPrice ? 1 : 0} onClear={() => setBuckets([])}>
+        <aside aria-label="Filters">
+          <FilterPanel
+            activeCount={(hasPrice ? 1 : 0) + browse.conditions.length}
+            onClear={() => {
+              clearPrice();
+              if (browse.conditions.length > 0) {
+                const next = new URLSearchParams(params);
+                next.delete('conditions');
+                setParams(next, { replace: true, state: location.state, preventScrollReset: true });
+              }
+            }}
+            resultCount={feed.isLoading ? undefined : feed.listings.length}
+            moreResults={feed.hasNextPage}
+          >
             <PriceFilter mode="multi" selected={buckets} onToggle={togglePrice} />
+            {conditionApplies(category ?? 'OTHER') && (
+              <ConditionFilter selected={browse.conditions} onToggle={toggleCondition} />
+            )}
           </FilterPanel>
         </aside>
 
         <section aria-label={`${label} listings`} className="min-w-0">
-          {(browse.query || hasPrice) && (
+          <SortSelect value={sort} onChange={setSort} withRelevance={browse.query !== ''} className="mb-4" />
+          {(browse.query || hasPrice || browse.conditions.length > 0) && (
             <div className="mb-4 flex flex-wrap items-center gap-2">
               <span className="text-sm text-slate-600">Active:</span>
               <ul className="flex flex-wrap gap-2" aria-label="Active filters">
                 {browse.query && <FilterChip label={`“${browse.query}”`} onRemove={clearQuery} />}
-                {hasPrice && <FilterChip label={rangeLabel(range)} onRemove={() => setBuckets([])} />}
+                {hasPrice && <FilterChip label={priceChip} onRemove={clearPrice} />}
+                {browse.conditions.map((c) => (
+                  <FilterChip key={c} label={CONDITION_LABELS[c]} onRemove={() => toggleCondition(c)} />
+                ))}
               </ul>
             </div>
           )}
@@ -139,29 +209,46 @@ export default function CategoryListingsPage() {
             feed={feed}
             label={`${label} listings`}
             headingLevel={2}
-            empty={(failed) => (
-              <EmptyState
-                icon={<CategoryIcon category={category} size={22} />}
-                title={MESSAGES.categoryEmpty}
-                description={failed ? MESSAGES.listingsLoadFailed : undefined}
-                action={
-                  <div className="flex flex-wrap justify-center gap-2">
-                    <Button
-                      variant="secondary"
-                      onClick={() => navigate(-1)}
-                      leadingIcon={<ArrowLeftIcon size={18} />}
-                    >
-                      Get Back
-                    </Button>
-                    {failed ? (
-                      <Button onClick={feed.retry}>Try again</Button>
-                    ) : (
+            empty={() =>
+              hasPrice || browse.query ? (
+                <EmptyState
+                  icon={<CategoryIcon category={category} size={22} />}
+                  title={MESSAGES.listingsFilteredEmpty}
+                  description={
+                    browse.query
+                      ? `No ${label} listing matches “${browse.query}”${hasPrice ? ' at these prices' : ''}.`
+                      : MESSAGES.listingsFilteredEmptyHint
+                  }
+                  action={
+                    <div className="flex flex-wrap justify-center gap-2">
+                      {hasPrice && (
+                        <Button variant="secondary" onClick={clearPrice}>
+                          Clear price filter
+                        </Button>
+                      )}
+                      {browse.query && (
+                        <ButtonLink to={`/all_listings?${new URLSearchParams({ query: browse.query })}`}>
+                          {MESSAGES.searchAllCategories}
+                        </ButtonLink>
+                      )}
+                    </div>
+                  }
+                />
+              ) : (
+                <EmptyState
+                  icon={<CategoryIcon category={category} size={22} />}
+                  title={MESSAGES.categoryEmpty}
+                  action={
+                    <div className="flex flex-wrap justify-center gap-2">
+                      <Button variant="secondary" onClick={back} leadingIcon={<ArrowLeftIcon size={18} />}>
+                        Get Back
+                      </Button>
                       <ButtonLink to="/addlisting">+ Sell an item</ButtonLink>
-                    )}
-                  </div>
-                }
-              />
-            )}
+                    </div>
+                  }
+                />
+              )
+            }
           />
         </section>
       </div>

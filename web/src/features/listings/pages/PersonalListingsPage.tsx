@@ -1,7 +1,9 @@
+import { useEffect, useRef, useState } from 'react';
 import { MESSAGES, type Listing } from '@campus/contract';
+import { InlineConfirm } from '../../../ui/InlineConfirm';
 import { Button, ButtonLink } from '../../../ui/Button';
 import { EmptyState } from '../../../ui/EmptyState';
-import { ListIcon, PlusIcon } from '../../../ui/icons';
+import { ListIcon, PencilIcon, PlusIcon } from '../../../ui/icons';
 import { PageContainer, PageHeader } from '../../../ui/PageContainer';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
 import { ListingsResults } from '../components/ListingsResults';
@@ -11,15 +13,46 @@ import { useListingsFeed } from '../hooks/useListingsFeed';
 /**
  * /personalListings (spec §2): 'Your Listings' from GET /listings/self (sold ones included). Each
  * card: Mark as Sold / Mark as Unsold (flips at once, then the server; reverted on failure) and
- * Delete (6-second confirmation toast).
+ * Delete (an inline confirmation that takes focus; focus comes back to the card on Cancel or
+ * Escape, and to the list after a delete: issue 14 item 3).
  */
 export default function PersonalListingsPage() {
   useDocumentTitle('Your Listings');
   const feed = useListingsFeed({ kind: 'self' });
-  const { toggleSold, remove, isPending } = useListingActions();
+  const { toggleSold, removeConfirmed, isPending } = useListingActions();
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const [focusTarget, setFocusTarget] = useState<string | null>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!focusTarget) return;
+    const el = focusTarget === 'list' ? listRef.current : document.getElementById(focusTarget);
+    el?.focus();
+    setFocusTarget(null);
+  }, [focusTarget]);
+
+  async function confirmDelete(listing: Listing) {
+    const deleted = await removeConfirmed(listing);
+    setConfirming(null);
+    setFocusTarget(deleted ? 'list' : `delete-${listing.id}`);
+  }
 
   function actions(listing: Listing) {
     const busy = isPending(listing.id);
+    if (confirming === listing.id) {
+      return (
+        <InlineConfirm
+          message={MESSAGES.deleteConfirm}
+          confirmLabel="Delete"
+          busy={busy}
+          onConfirm={() => void confirmDelete(listing)}
+          onCancel={() => {
+            setConfirming(null);
+            setFocusTarget(`delete-${listing.id}`);
+          }}
+        />
+      );
+    }
     return (
       <>
         <Button
@@ -32,11 +65,22 @@ export default function PersonalListingsPage() {
         >
           {listing.isSold ? 'Mark as Unsold' : 'Mark as Sold'}
         </Button>
+        <ButtonLink
+          to={`/edit_listing/${listing.id}`}
+          state={{ listing }}
+          size="sm"
+          variant="secondary"
+          leadingIcon={<PencilIcon size={16} />}
+          aria-describedby={`listing-${listing.id}-title`}
+        >
+          Edit
+        </ButtonLink>
         <Button
+          id={`delete-${listing.id}`}
           size="sm"
           variant="danger-outline"
           disabled={busy}
-          onClick={() => void remove(listing)}
+          onClick={() => setConfirming(listing.id)}
           aria-describedby={`listing-${listing.id}-title`}
         >
           Delete
@@ -56,28 +100,22 @@ export default function PersonalListingsPage() {
           </ButtonLink>
         }
       />
-      <ListingsResults
-        feed={feed}
-        label="Your listings"
-        headingLevel={2}
-        renderActions={actions}
-        empty={(failed) => (
-          <EmptyState
-            icon={<ListIcon />}
-            title={MESSAGES.personalEmpty}
-            description={failed ? MESSAGES.listingsLoadFailed : undefined}
-            action={
-              failed ? (
-                <Button variant="secondary" onClick={feed.retry}>
-                  Try again
-                </Button>
-              ) : (
-                <ButtonLink to="/addlisting">+ Sell</ButtonLink>
-              )
-            }
-          />
-        )}
-      />
+      <div ref={listRef} tabIndex={-1} role="region" aria-label="Your listings" className="outline-none">
+        <ListingsResults
+          feed={feed}
+          label="All your listings"
+          headingLevel={2}
+          renderActions={actions}
+          errorText="We could not load your listings right now."
+          empty={() => (
+            <EmptyState
+              icon={<ListIcon />}
+              title={MESSAGES.personalEmpty}
+              action={<ButtonLink to="/addlisting">+ Sell</ButtonLink>}
+            />
+          )}
+        />
+      </div>
     </PageContainer>
   );
 }

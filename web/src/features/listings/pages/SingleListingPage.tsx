@@ -1,16 +1,31 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { CATEGORY_LABELS, MESSAGES, type Listing } from '@campus/contract';
+import { CATEGORY_LABELS, MESSAGES, SELLING_MESSAGES, type Listing } from '@campus/contract';
 import { ApiError } from '../../../api/client';
 import { useCurrentUser } from '../../../session/useCurrentUser';
 import { Button, ButtonLink } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { EmptyState } from '../../../ui/EmptyState';
-import { ArrowLeftIcon, ChatIcon, CheckIcon, ListIcon, PinIcon, TagIcon } from '../../../ui/icons';
+import {
+  ArrowLeftIcon,
+  ChatIcon,
+  CheckIcon,
+  HeartIcon,
+  ListIcon,
+  MegaphoneIcon,
+  PencilIcon,
+  PinIcon,
+  TagIcon,
+} from '../../../ui/icons';
 import { PageContainer } from '../../../ui/PageContainer';
 import { Spinner } from '../../../ui/Spinner';
+import { InlineConfirm } from '../../../ui/InlineConfirm';
+import { useBack } from '../../../ui/useBack';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
-import { ListingImage } from '../components/ListingImage';
+import { ReportButton } from '../../safety/ReportDialog';
+import { ConditionChip } from '../components/ConditionChip';
+import { PhotoGallery } from '../components/PhotoGallery';
+import { SaveButton } from '../components/SaveButton';
 import { SoldBadge } from '../components/SoldBadge';
 import { prepareChatWithSeller } from '../chatHandoff';
 import { formatPrice, listedAgo, sellerShortName } from '../format';
@@ -25,7 +40,7 @@ function parseId(raw: string | undefined): number | null {
 }
 
 function NotFound() {
-  const navigate = useNavigate();
+  const back = useBack();
   useDocumentTitle(MESSAGES.listingNotFoundTitle);
   return (
     <PageContainer width="default">
@@ -36,11 +51,7 @@ function NotFound() {
         description={`${MESSAGES.listingNotFound}.`}
         action={
           <div className="flex flex-wrap justify-center gap-2">
-            <Button
-              variant="secondary"
-              onClick={() => navigate(-1)}
-              leadingIcon={<ArrowLeftIcon size={18} />}
-            >
+            <Button variant="secondary" onClick={back} leadingIcon={<ArrowLeftIcon size={18} />}>
               Back
             </Button>
             <ButtonLink to="/all_listings">Browse all listings</ButtonLink>
@@ -53,7 +64,9 @@ function NotFound() {
 
 function OwnerPanel({ listing }: { listing: Listing }) {
   const navigate = useNavigate();
-  const { toggleSold, remove, isPending } = useListingActions();
+  const { toggleSold, removeConfirmed, isPending } = useListingActions();
+  const [confirming, setConfirming] = useState(false);
+  const deleteButton = useRef<HTMLButtonElement>(null);
   const busy = isPending(listing.id);
   return (
     <Card as="section" aria-labelledby="owner-heading" padding="sm" className="sm:p-5">
@@ -68,20 +81,59 @@ function OwnerPanel({ listing }: { listing: Listing }) {
           ? 'It is marked as sold and hidden from browse and search.'
           : 'Students can find it in browse and search and message you about it.'}
       </p>
-      <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap">
-        <Button onClick={() => void toggleSold(listing)} disabled={busy}>
-          {listing.isSold ? 'Mark as Unsold' : 'Mark as Sold'}
-        </Button>
-        <Button
-          variant="danger-outline"
-          disabled={busy}
-          onClick={async () => {
-            if (await remove(listing)) navigate('/personalListings', { replace: true });
+      <ul className="mt-3 space-y-1.5 text-sm font-medium text-slate-800">
+        <li className="flex items-center gap-2">
+          <HeartIcon size={18} filled={(listing.saveCount ?? 0) > 0} className="text-rose-600" />
+          {listing.saveCount === 1 ? '1 student saved it' : `${listing.saveCount ?? 0} students saved it`}
+        </li>
+        {(listing.wantedCount ?? 0) > 0 && (
+          <li className="flex items-center gap-2">
+            <MegaphoneIcon size={18} className="text-brand-700" />
+            {SELLING_MESSAGES.lookingFor(listing.wantedCount ?? 0)}
+          </li>
+        )}
+      </ul>
+      {confirming ? (
+        <InlineConfirm
+          className="mt-4"
+          message={MESSAGES.deleteConfirm}
+          confirmLabel="Delete"
+          busy={busy}
+          onConfirm={async () => {
+            if (await removeConfirmed(listing)) navigate('/personalListings', { replace: true });
+            else {
+              setConfirming(false);
+              requestAnimationFrame(() => deleteButton.current?.focus());
+            }
           }}
-        >
-          Delete
-        </Button>
-      </div>
+          onCancel={() => {
+            setConfirming(false);
+            requestAnimationFrame(() => deleteButton.current?.focus());
+          }}
+        />
+      ) : (
+        <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+          <ButtonLink
+            to={`/edit_listing/${listing.id}`}
+            state={{ listing }}
+            variant="secondary"
+            leadingIcon={<PencilIcon size={18} />}
+          >
+            Edit
+          </ButtonLink>
+          <Button onClick={() => void toggleSold(listing)} disabled={busy}>
+            {listing.isSold ? 'Mark as Unsold' : 'Mark as Sold'}
+          </Button>
+          <Button
+            ref={deleteButton}
+            variant="danger-outline"
+            disabled={busy}
+            onClick={() => setConfirming(true)}
+          >
+            Delete
+          </Button>
+        </div>
+      )}
       <ButtonLink
         to="/personalListings"
         variant="ghost"
@@ -110,6 +162,24 @@ function VisitorPanel({ listing, myId }: { listing: Listing; myId: number }) {
     }
   }
 
+  // Issue 14 item 19: a sold listing is no longer open to new buyers.
+  if (listing.isSold) {
+    return (
+      <div role="status" className="rounded-2xl border border-slate-300 bg-slate-100 p-4">
+        <p className="font-semibold text-slate-900">{MESSAGES.listingSold}</p>
+        <p className="mt-1 text-sm text-slate-700">{MESSAGES.listingSoldNoChat}</p>
+        <ButtonLink
+          to={`/cat_listing?categories=${listing.category}`}
+          variant="secondary"
+          size="sm"
+          className="mt-3"
+        >
+          Browse {CATEGORY_LABELS[listing.category] ?? 'similar listings'}
+        </ButtonLink>
+      </div>
+    );
+  }
+
   return (
     <div className="space-y-4">
       <Button
@@ -121,6 +191,10 @@ function VisitorPanel({ listing, myId }: { listing: Listing; myId: number }) {
       >
         Chat with the seller
       </Button>
+      <p className="text-sm text-slate-600">
+        Something wrong with this listing?{' '}
+        <ReportButton targetType="LISTING" targetId={listing.id} label="Report listing" />
+      </p>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-1">
         <div className="flex gap-3 rounded-2xl border border-slate-200 bg-white p-4">
           <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
@@ -149,7 +223,7 @@ function VisitorPanel({ listing, myId }: { listing: Listing; myId: number }) {
 
 /**
  * /single_listing/:id (spec §2): the listing from navigation state at once, refreshed from
- * GET /listing/{id}. Owner view: 'This your listing', link to /personalListings, sold and delete.
+ * GET /listing/{id}. Owner view: 'This is your listing', link to /personalListings, sold and delete.
  * Visitor view: 'Chat with the seller' and the two info blocks.
  */
 export default function SingleListingPage() {
@@ -226,18 +300,8 @@ export default function SingleListingPage() {
       </nav>
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,7fr)_minmax(0,5fr)] lg:gap-10">
-        <div className="relative">
-          <ListingImage
-            src={listing.imageUrl ?? listing.thumbnailUrl}
-            alt={listing.name}
-            category={listing.category}
-            priority
-            fit="contain"
-            width={1600}
-            height={1200}
-            iconSize={64}
-            className="aspect-[4/3] w-full rounded-3xl border border-slate-200 bg-slate-100"
-          />
+        <div className="relative min-w-0">
+          <PhotoGallery listing={listing} />
           {listing.isSold && <SoldBadge className="absolute top-4 left-4 px-3 py-1 text-sm" />}
         </div>
 
@@ -247,14 +311,52 @@ export default function SingleListingPage() {
             <h1 className="mt-1 text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">
               {listing.name}
             </h1>
-            <p className="mt-3 flex flex-wrap items-center gap-3">
-              <span className="text-3xl font-bold text-brand-800 tabular-nums">
-                {formatPrice(listing.price)}
-              </span>
+            <div className="mt-3 flex flex-wrap items-center gap-3">
+              <p className="text-3xl font-bold text-brand-800 tabular-nums">{formatPrice(listing.price)}</p>
               {listing.isSold && <SoldBadge />}
-            </p>
+              <ConditionChip condition={listing.condition} className="px-2.5 py-1 text-sm" />
+              {userId !== null && !isOwner && (
+                <SaveButton listing={listing} variant="inline" className="ml-auto" />
+              )}
+            </div>
+            {(listing.courseCode || listing.isbn) && (
+              <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm">
+                {listing.courseCode && (
+                  <div className="flex gap-1.5">
+                    <dt className="text-slate-600">Course</dt>
+                    <dd>
+                      <Link
+                        to={`/course/${listing.courseCode}`}
+                        className="font-semibold text-brand-700 hover:text-brand-800 hover:underline"
+                      >
+                        {listing.courseCode}
+                        <span className="sr-only"> (all books for this course)</span>
+                      </Link>
+                    </dd>
+                  </div>
+                )}
+                {listing.isbn && (
+                  <div className="flex gap-1.5">
+                    <dt className="text-slate-600">ISBN</dt>
+                    <dd className="font-medium text-slate-900 tabular-nums">{listing.isbn}</dd>
+                  </div>
+                )}
+              </dl>
+            )}
             <p className="mt-2 text-sm text-slate-600">
-              {isOwner ? 'Posted by you' : `Sold by ${sellerShortName(listing.seller)}`}
+              {isOwner ? (
+                'Posted by you'
+              ) : (
+                <>
+                  Listed by{' '}
+                  <Link
+                    to={`/u/${listing.seller.id}`}
+                    className="font-medium text-brand-700 underline-offset-2 hover:underline"
+                  >
+                    {sellerShortName(listing.seller)}
+                  </Link>
+                </>
+              )}
               {ago && ` · listed ${ago}`}
             </p>
           </div>

@@ -1,0 +1,91 @@
+/**
+ * Boot script: a few hundred bytes loaded `async` from index.html beside the entry chunk, so it runs
+ * while the entry (React, the router) is still downloading. For the page being opened it
+ * 1. adds `<link rel="modulepreload">` for the page's lazy chunk and its imports (otherwise only
+ *    discovered once the entry has run), and
+ * 2. starts the page's first API calls; the API client (`api/client.ts`) picks the answers up.
+ * The page-to-chunk table is filled in at build time by the `campus:boot` plugin (vite.config.ts).
+ * No imports other than the tiny prefetch registry: this must stay small.
+ */
+import { registerPrefetch } from './prefetch';
+
+declare const __ROUTE_CHUNKS__: Record<string, string[]>;
+declare const __API_BASE__: string;
+
+/** The listing rail of /dashboard (LatestRail RAIL_LIMIT) and a page of /all_listings (LIMITS.pageDefault). */
+const RAIL_LIMIT = 12;
+const PAGE_LIMIT = 24;
+
+interface Claims {
+  sub?: string;
+  exp?: number;
+}
+
+function readToken(): { token: string; claims: Claims } | null {
+  try {
+    const token = localStorage.getItem('token');
+    if (!token) return null;
+    const part = token.split('.')[1] ?? '';
+    const claims = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as Claims;
+    if (typeof claims.exp !== 'number' || claims.exp * 1000 <= Date.now()) return null;
+    return { token, claims };
+  } catch {
+    return null;
+  }
+}
+
+/** Page chunk and API calls (path + query, as the API client builds them) for a location. */
+function plan(
+  pathname: string,
+  search: string,
+  claims: Claims | null,
+): { page: string; calls: string[] } | null {
+  const me = claims?.sub ? `/users/info?${new URLSearchParams({ email: claims.sub })}` : null;
+  const mine = (calls: string[]) => (claims ? calls : []);
+  if (pathname === '/') return { page: 'LandingPage', calls: [] };
+  if (pathname === '/login') return { page: 'LoginPage', calls: [] };
+  if (pathname === '/signup') return { page: 'SignUpPage', calls: [] };
+  if (pathname === '/dashboard') {
+    return {
+      page: 'DashboardPage',
+      calls: mine([`/listings/recent?limit=${RAIL_LIMIT}`, ...(me ? [me] : [])]),
+    };
+  }
+  if (pathname === '/all_listings') {
+    return { page: 'AllListingsPage', calls: mine(search === '' ? [`/listings?limit=${PAGE_LIMIT}`] : []) };
+  }
+  const single = /^\/single_listing\/(\d{1,10})$/.exec(pathname);
+  if (single) return { page: 'SingleListingPage', calls: mine([`/listing/${single[1]}`]) };
+  if (pathname === '/inbox') return { page: 'InboxPage', calls: mine(['/api/chats']) };
+  if (pathname === '/addlisting') return { page: 'AddListingPage', calls: [] };
+  if (pathname === '/cat_listing') return { page: 'CategoryListingsPage', calls: [] };
+  if (pathname === '/personalListings') return { page: 'PersonalListingsPage', calls: [] };
+  if (pathname === '/chat' || pathname.startsWith('/chat/')) return { page: 'ChatPage', calls: [] };
+  return null;
+}
+
+function boot(): void {
+  const session = readToken();
+  const target = plan(location.pathname, location.search, session?.claims ?? null);
+  if (!target) return;
+  for (const href of __ROUTE_CHUNKS__[target.page] ?? []) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.appendChild(link);
+  }
+  if (!session) return;
+  for (const path of target.calls) {
+    const url = `${__API_BASE__}${path}`;
+    const response = fetch(url, {
+      headers: { Accept: 'application/json, text/plain, */*', Authorization: `Bearer ${session.token}` },
+      credentials: 'include',
+    });
+    // An unused failed call must not surface as an unhandled rejection.
+    response.catch(() => undefined);
+    registerPrefetch(url, { token: session.token, startedAt: performance.now(), response });
+  }
+}
+
+boot();

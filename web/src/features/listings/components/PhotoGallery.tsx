@@ -1,0 +1,157 @@
+import { useRef, useState, type KeyboardEvent } from 'react';
+import type { Listing } from '@campus/contract';
+import { apiUrl } from '../../../api/client';
+import { cx } from '../../../ui/cx';
+import { ChevronLeftIcon, ChevronRightIcon } from '../../../ui/icons';
+import { ListingImage } from './ListingImage';
+
+const SIZES = '(min-width: 1024px) 42rem, 100vw';
+const BOX = 'aspect-[4/3] w-full rounded-3xl border border-slate-200 bg-slate-100';
+
+const reducedMotion = () =>
+  typeof window !== 'undefined' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/**
+ * The detail page's photos (features.md §B): one photo is shown as before; several become a
+ * gallery. Phones swipe (a horizontal scroll-snap strip, the browser's own gesture); desktops use
+ * the arrow buttons, the thumbnails or the Left/Right/Home/End keys when the gallery has focus.
+ * Every photo keeps its `<picture>` AVIF/WebP sources and says which photo it is in its alt text.
+ */
+export function PhotoGallery({ listing }: { listing: Listing }) {
+  const photos = listing.photos;
+  const strip = useRef<HTMLDivElement>(null);
+  const [index, setIndex] = useState(0);
+  const count = photos.length;
+
+  if (count <= 1) {
+    return (
+      <ListingImage
+        src={listing.imageUrl ?? listing.thumbnailUrl}
+        variants={photos[0]?.variants ?? listing.imageVariants}
+        sizes={SIZES}
+        alt={listing.name}
+        category={listing.category}
+        priority
+        fit="contain"
+        width={1600}
+        height={1200}
+        iconSize={64}
+        className={BOX}
+      />
+    );
+  }
+
+  function go(next: number) {
+    const el = strip.current;
+    const target = Math.max(0, Math.min(count - 1, next));
+    setIndex(target);
+    el?.scrollTo({ left: target * el.clientWidth, behavior: reducedMotion() ? 'auto' : 'smooth' });
+  }
+
+  function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
+    const moves: Record<string, number> = {
+      ArrowLeft: index - 1,
+      ArrowRight: index + 1,
+      Home: 0,
+      End: count - 1,
+    };
+    const next = moves[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    go(next);
+  }
+
+  return (
+    <div>
+      <div className="relative">
+        {/* The strip itself takes focus (it scrolls) and answers the arrow keys. */}
+        <div
+          ref={strip}
+          role="region"
+          aria-roledescription="gallery"
+          aria-label={`Photos of ${listing.name}`}
+          tabIndex={0}
+          onKeyDown={onKeyDown}
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            if (el.clientWidth > 0) setIndex(Math.round(el.scrollLeft / el.clientWidth));
+          }}
+          className={cx(
+            BOX,
+            'flex snap-x snap-mandatory overflow-x-auto overscroll-x-contain [scrollbar-width:none] focus-visible:outline-3 focus-visible:outline-offset-4 focus-visible:outline-brand-500',
+          )}
+        >
+          {photos.map((photo, i) => (
+            <div
+              key={photo.id}
+              className="h-full w-full shrink-0 snap-center"
+              aria-hidden={i !== index || undefined}
+            >
+              <ListingImage
+                src={photo.url}
+                variants={photo.variants}
+                sizes={SIZES}
+                alt={`${listing.name}, photo ${i + 1} of ${count}`}
+                category={listing.category}
+                priority={i === 0}
+                fit="contain"
+                width={1600}
+                height={1200}
+                iconSize={64}
+                className="h-full w-full"
+              />
+            </div>
+          ))}
+        </div>
+        <p
+          aria-live="polite"
+          className="absolute right-3 bottom-3 rounded-full bg-slate-900/75 px-2.5 py-1 text-xs font-semibold text-white tabular-nums"
+        >
+          <span className="sr-only">Photo </span>
+          {index + 1} / {count}
+        </p>
+        <button
+          type="button"
+          onClick={() => go(index - 1)}
+          disabled={index === 0}
+          aria-label="Previous photo"
+          className="absolute top-1/2 left-3 hidden h-11 w-11 -translate-y-1/2 items-center justify-center rounded-full bg-white/95 text-slate-900 shadow-md ring-1 ring-slate-900/10 hover:bg-white disabled:opacity-0 md:flex"
+        >
+          <ChevronLeftIcon size={22} />
+        </button>
+        <button
+          type="button"
+          onClick={() => go(index + 1)}
+          disabled={index === count - 1}
+          aria-label="Next photo"
+          className="absolute top-1/2 right-3 hidden h-11 w-11 -translate-y-1/2 items-center justify-center rounded-full bg-white/95 text-slate-900 shadow-md ring-1 ring-slate-900/10 hover:bg-white disabled:opacity-0 md:flex"
+        >
+          <ChevronRightIcon size={22} />
+        </button>
+      </div>
+      <ul aria-label="Choose a photo" className="mt-3 flex gap-2 overflow-x-auto pb-1">
+        {photos.map((photo, i) => (
+          <li key={photo.id} className="shrink-0">
+            <button
+              type="button"
+              onClick={() => go(i)}
+              aria-label={`Show photo ${i + 1}`}
+              aria-current={i === index || undefined}
+              className={cx(
+                'block h-14 w-14 overflow-hidden rounded-xl border-2 sm:h-16 sm:w-16',
+                i === index ? 'border-brand-600' : 'border-transparent opacity-75 hover:opacity-100',
+              )}
+            >
+              <img
+                src={apiUrl(photo.thumbnailUrl)}
+                alt=""
+                loading="lazy"
+                className="h-full w-full object-cover"
+              />
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { NavLink } from 'react-router';
+import { cx } from './cx';
+import { BellIcon } from './icons';
+import { useNotificationCount } from './notificationCount';
+
+/** The bell of the top bar: opens the notification centre; the badge is the live unread count. */
+export function NotificationBell({ className }: { className?: string }) {
+  const count = useNotificationCount();
+  const label = count > 0 ? `Notifications, ${count} unread` : 'Notifications';
+  return (
+    <NavLink
+      to="/notifications"
+      aria-label={label}
+      title="Notifications"
+      className={({ isActive }) =>
+        cx(
+          'relative inline-flex h-10 w-10 items-center justify-center rounded-xl transition-colors',
+          isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+          className,
+        )
+      }
+    >
+      <BellIcon size={20} />
+      {count > 0 && (
+        <span
+          data-testid="bell-count"
+          aria-hidden="true"
+          className="absolute -top-0.5 -right-0.5 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1 text-[11px] leading-5 font-bold text-white ring-2 ring-white"
+        >
+          {count > 99 ? '99+' : count}
+        </span>
+      )}
+    </NavLink>
+  );
+}
