@@ -4,7 +4,7 @@ import { APP_PORT, BASE_URL } from './support/ports.js';
 export default defineConfig({
   testDir: './tests',
   outputDir: './artifacts/results',
-  timeout: 60_000,
+  timeout: 180_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
@@ -32,7 +32,7 @@ export default defineConfig({
     command: 'npx tsx support/serve.ts',
     url: `http://127.0.0.1:${APP_PORT}/healthz`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 180_000,
     stdout: 'pipe',
     stderr: 'pipe',
   },

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
+import { DEFAULT_LIMITS, type LimitName, type LimitPolicy } from '../../server/src/http/rate-limit.js';
 import { MailCapture } from '../../server/test/mail-capture.js';
 import { APP_PORT, MAIL_PORT } from './ports.js';
 
@@ -22,8 +23,17 @@ const config = loadConfig({
   PUBLIC_URL: `http://localhost:${APP_PORT}`,
   ALLOWED_EMAIL_DOMAINS: 'msu.edu',
   LOG_LEVEL: 'warn',
+  // The safety journey signs this address up as its moderator.
+  MODERATOR_EMAILS: 'moderator.e2e@msu.edu',
 });
-const app = await buildApp(config);
+// Every journey's students come from 127.0.0.1, so the per-IP limits (20 sign-ups an hour…) would
+// trip once the suite signs up more students than one real network would; per-account limits stay.
+const perIpLimits: Partial<Record<LimitName, LimitPolicy>> = Object.fromEntries(
+  Object.keys(DEFAULT_LIMITS)
+    .filter((name) => name.endsWith(':ip'))
+    .map((name) => [name, { points: 100_000, durationSeconds: 60 }]),
+);
+const app = await buildApp(config, { rateLimits: perIpLimits });
 await app.listen({ port: APP_PORT, host: '127.0.0.1' });
 
 const mailReader = createServer((req, res) => {

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { settled } from './settle.js';
 
 export const WIDTHS = { phone: 390, desktop: 1280 } as const;
 
@@ -7,7 +8,7 @@ export async function shoot(page: Page, name: string): Promise<void> {
   const original = page.viewportSize();
   for (const [label, width] of Object.entries(WIDTHS)) {
     await page.setViewportSize({ width, height: label === 'phone' ? 844 : 800 });
-    await page.waitForTimeout(150);
+    await settled(page);
     await page.screenshot({ path: `artifacts/screens/${name}-${label}.png`, fullPage: true });
   }
   if (original) await page.setViewportSize(original);

@@ -50,7 +50,7 @@ test('sign up, verify with the e-mailed code, log in, change password, log out, 
   await expect(page.getByText(/^Update Failed: /)).toBeVisible();
   await page.getByLabel('Current password').fill(s.password);
   await page.getByRole('button', { name: 'Update My Password' }).click();
-  await expect(page.getByText('Update Sucess: Password updated successfully')).toBeVisible();
+  await expect(page.getByText('Password updated', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/all_listings/, { timeout: 5000 });
   s.password = 'new-spartan-pass-1';
 
@@ -71,7 +71,7 @@ test('sign up, verify with the e-mailed code, log in, change password, log out, 
   await page.getByLabel('New password').fill('short');
   await page.getByLabel('Verification code').fill(code);
   await page.getByRole('button', { name: 'Confirm the reset' }).click();
-  await expect(page.getByText('New Password has to be atleast 8 characters').first()).toBeVisible();
+  await expect(page.getByText('The new password must be at least 8 characters').first()).toBeVisible();
   await page.getByLabel('New password').fill('reset-spartan-pass-2');
   await shoot(page, 'reset-step2');
   await page.getByRole('button', { name: 'Confirm the reset' }).click();
