@@ -280,6 +280,8 @@ async function spawnAndWait(args: string[], env: Record<string, string>): Promis
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      // Production refuses to start without a mail server; the benchmark sends no mail.
+      SMTP_URL: 'smtp://127.0.0.1:9',
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,

@@ -1,0 +1,82 @@
+/**
+ * JavaScript a first visit needs, per page, from the production build (web/dist): the scripts and
+ * modulepreloads of index.html (boot script, entry chunk and its imports) plus the page's lazy
+ * chunk and its static imports, at the sizes a browser downloads them (the build's .br and .gz
+ * files, which the server sends). Chunks loaded after the first render (the live chat link, toasts)
+ * are not counted here; `npm run bench:web` reports what Lighthouse saw the browser download.
+ *
+ * Run: npm run build -w web && npm run bench:js -w bench   (exit code 1 if a budget is exceeded)
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const DIST = path.resolve(import.meta.dirname, '../web/dist');
+/** Issue 13: JavaScript on a first visit ≤ 110 KB compressed on / and /dashboard. */
+const BUDGET_BYTES = 110_000;
+const BUDGETED = new Set(['/', '/dashboard']);
+
+const PAGES: Array<[string, string | null]> = [
+  ['/', 'LandingPage'],
+  ['/login', 'LoginPage'],
+  ['/dashboard', 'DashboardPage'],
+  ['/all_listings', 'AllListingsPage'],
+  ['/single_listing/:id', 'SingleListingPage'],
+  ['/inbox', 'InboxPage'],
+  ['/addlisting', 'AddListingPage'],
+  ['/chat/:room', 'ChatPage'],
+];
+
+const size = (file: string) => (existsSync(file) ? statSync(file).size : NaN);
+
+function staticImports(file: string): string[] {
+  const code = readFileSync(path.join(DIST, file), 'utf8');
+  const out = new Set<string>();
+  // Minified static imports: `import{a as b}from"./x.js"` and `import"./x.js"` (not `import("./x.js")`).
+  for (const m of code.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)) out.add(`assets/${m[1]}`);
+  return [...out];
+}
+
+function closure(file: string, into = new Set<string>()): Set<string> {
+  if (into.has(file)) return into;
+  into.add(file);
+  for (const dep of staticImports(file)) closure(dep, into);
+  return into;
+}
+
+const html = readFileSync(path.join(DIST, 'index.html'), 'utf8');
+const initial = new Set<string>();
+for (const m of html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\/([^"]+\.js)"/g)) {
+  closure(m[1]!, initial);
+}
+const assets = readdirSync(path.join(DIST, 'assets'))
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => `assets/${f}`);
+
+const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
+let failed = false;
+console.log('| page | files | raw | gzip | brotli | budget (brotli, as served) |');
+console.log('|---|---|---|---|---|---|');
+for (const [page, module] of PAGES) {
+  const files = new Set(initial);
+  const chunk = module ? assets.find((f) => path.basename(f).startsWith(`${module}-`)) : undefined;
+  if (chunk) closure(chunk, files);
+  let raw = 0;
+  let gz = 0;
+  let br = 0;
+  for (const f of files) {
+    const full = path.join(DIST, f);
+    raw += size(full);
+    // Files compression would not shrink have no .br/.gz: counted at their raw size.
+    gz += existsSync(`${full}.gz`) ? size(`${full}.gz`) : size(full);
+    br += existsSync(`${full}.br`) ? size(`${full}.br`) : size(full);
+  }
+  const over = BUDGETED.has(page) && br > BUDGET_BYTES;
+  failed ||= over;
+  const verdict = BUDGETED.has(page)
+    ? over
+      ? `**over** ${kb(BUDGET_BYTES)}`
+      : `ok ≤ ${kb(BUDGET_BYTES)}`
+    : '';
+  console.log(`| \`${page}\` | ${files.size} | ${kb(raw)} | ${kb(gz)} | ${kb(br)} | ${verdict} |`);
+}
+process.exitCode = failed ? 1 : 0;

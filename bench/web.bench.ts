@@ -1,0 +1,311 @@
+/**
+ * `npm run bench:web`: Lighthouse on every main page of the production build, as a phone on a slow
+ * network would see it (issue 13).
+ *
+ * - Builds the web app (skip with BENCH_SKIP_BUILD=1), seeds the demo data into a fresh DATA_DIR
+ *   (`npm run seed:demo`), starts the real server (NODE_ENV=production) and waits until the photos'
+ *   responsive variants exist (the seed queues them; the server's job worker makes them).
+ * - Logs in as a demo student (POST /public/login); a second demo student writes to them about one
+ *   of their listings over STOMP, so the inbox and a chat room have content.
+ * - For each page, BENCH_RUNS (3) runs, each in a fresh Chromium (/usr/bin/chromium or
+ *   CHROME_PATH) with an empty profile, so the HTTP cache is cold; the token is put in
+ *   localStorage before any page script runs (every page but /login is visited logged in).
+ * - Lighthouse's default config: mobile form factor and screen, simulated Slow 4G and 4x CPU.
+ * - Prints, per page, the median run (by performance score): performance, LCP, CLS, TBT, FCP,
+ *   accessibility, best practices, and the JavaScript the visit downloaded (bytes on the wire,
+ *   Brotli as the server sends it; requests).
+ *
+ * BENCH_PAGES=/,/dashboard limits the pages; BENCH_PORT (3190) the port.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@stomp/stompjs';
+import Database from 'better-sqlite3';
+import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+import { WebSocket } from 'ws';
+import { DEMO_PASSWORD } from '../server/src/seed/data.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const PORT = Number(process.env.BENCH_PORT ?? 3190);
+const BASE = `http://localhost:${PORT}`;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const DOMAIN = 'msu.edu';
+const ME = `maya.chen.demo@${DOMAIN}`;
+const PEER = `jordan.brooks.demo@${DOMAIN}`;
+
+const TARGETS = { performance: 98, lcpMs: 2000, cls: 0, accessibility: 100, bestPractices: 100 };
+
+interface Run {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  lcp: number;
+  fcp: number;
+  tbt: number;
+  cls: number;
+  jsBytes: number;
+  jsRequests: number;
+  /** Audits of accessibility and best practices that failed, and the LCP element: what to fix. */
+  findings: string[];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): void {
+  const r = spawnSync(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status})`);
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 300_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check().catch(() => false)) return;
+    await sleep(500);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function api<T>(pathname: string, init: RequestInit & { token?: string } = {}): Promise<T> {
+  const headers = new Headers(init.headers);
+  if (init.token) headers.set('Authorization', `Bearer ${init.token}`);
+  if (init.body) headers.set('Content-Type', 'application/json');
+  const res = await fetch(`${BASE}${pathname}`, { ...init, headers });
+  if (!res.ok) throw new Error(`${pathname}: ${res.status} ${await res.text()}`);
+  const type = res.headers.get('content-type') ?? '';
+  return (type.includes('json') ? await res.json() : await res.text()) as T;
+}
+
+const login = (email: string) =>
+  api<string>('/public/login', { method: 'POST', body: JSON.stringify({ email, password: DEMO_PASSWORD }) });
+
+/** The peer asks about one of my listings: three messages over STOMP, as the web app sends them. */
+async function startChat(peerToken: string, myId: number, peerId: number, listingId: number): Promise<void> {
+  const client = new Client({
+    webSocketFactory: () => new WebSocket(`ws://localhost:${PORT}/ws`, ['v12.stomp']),
+    connectHeaders: { Authorization: `Bearer ${peerToken}` },
+    reconnectDelay: 0,
+    debug: () => {},
+  });
+  await new Promise<void>((resolve, reject) => {
+    client.onConnect = () => resolve();
+    client.onStompError = (f) => reject(new Error(f.headers['message']));
+    client.activate();
+  });
+  for (const content of [
+    'Hi! Is this still available?',
+    'I could pick it up tomorrow after class.',
+    'Would $5 less work?',
+  ]) {
+    await new Promise<void>((resolve) => {
+      const receipt = `r-${Math.random()}`;
+      client.watchForReceipt(receipt, () => resolve());
+      client.publish({
+        destination: `/app/chat.send/${peerId}/${myId}`,
+        body: JSON.stringify({ content, listingId }),
+        headers: { receipt },
+      });
+    });
+  }
+  await client.deactivate();
+}
+
+async function measure(url: string, token: string | null): Promise<Run> {
+  const browser = await puppeteer.launch({
+    executablePath: CHROME,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  });
+  try {
+    const page = await browser.newPage();
+    if (token) {
+      await page.evaluateOnNewDocument((t: string) => {
+        (
+          globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }
+        ).localStorage.setItem('token', t);
+      }, token);
+    }
+    const result = await lighthouse(
+      url,
+      {
+        logLevel: 'error',
+        output: 'json',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      },
+      undefined,
+      page,
+    );
+    const lhr = result?.lhr;
+    if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
+    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+    const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+    const requests =
+      (lhr.audits['network-requests']?.details as { items?: Array<Record<string, unknown>> } | undefined)
+        ?.items ?? [];
+    const scripts = requests.filter((r) => r.resourceType === 'Script');
+    const findings: string[] = [];
+    for (const category of ['accessibility', 'best-practices']) {
+      for (const ref of lhr.categories[category]?.auditRefs ?? []) {
+        const audit = lhr.audits[ref.id];
+        if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1)
+          findings.push(`${category}: ${ref.id}`);
+      }
+    }
+    const lcpItems = (
+      lhr.audits['largest-contentful-paint-element']?.details as
+        { items?: Array<{ items?: Array<{ node?: { snippet?: string } }> }> } | undefined
+    )?.items;
+    const lcpNode = lcpItems?.[0]?.items?.[0]?.node?.snippet;
+    if (lcpNode) findings.push(`LCP element: ${lcpNode.slice(0, 140)}`);
+    return {
+      findings,
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      bestPractices: score('best-practices'),
+      lcp: numeric('largest-contentful-paint'),
+      fcp: numeric('first-contentful-paint'),
+      tbt: numeric('total-blocking-time'),
+      cls: numeric('cumulative-layout-shift'),
+      jsBytes: scripts.reduce((n, r) => n + Number(r.transferSize ?? 0), 0),
+      jsRequests: scripts.length,
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+function median(runs: Run[]): Run {
+  const sorted = [...runs].sort((a, b) => a.performance - b.performance || b.lcp - a.lcp);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function main(): Promise<void> {
+  const env = { ...process.env };
+  if (!process.env.BENCH_SKIP_BUILD) run('npm', ['run', 'build', '-w', 'web'], env);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-web-'));
+  const serverEnv: NodeJS.ProcessEnv = {
+    ...env,
+    DATA_DIR: dataDir,
+    PORT: String(PORT),
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    ALLOWED_EMAIL_DOMAINS: DOMAIN,
+    // Production refuses to start without a mail server; nothing in these runs sends mail.
+    SMTP_URL: 'smtp://127.0.0.1:9',
+    JWT_SECRET: 'bench-web-secret-0123456789-0123456789',
+  };
+  delete serverEnv.DATABASE_URL;
+  delete serverEnv.REDIS_URL;
+  run('npx', ['tsx', 'server/src/seed/demo.ts'], serverEnv);
+  let server: ChildProcess | null = spawn('node', ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: ROOT,
+    env: serverEnv,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const stop = () => {
+    server?.kill('SIGTERM');
+    server = null;
+  };
+  process.on('exit', stop);
+  try {
+    await waitFor(async () => (await fetch(`${BASE}/healthz`)).ok, 'the server');
+    // The demo photos' AVIF/WebP variants are made by the server's job worker; measure once they exist.
+    const db = new Database(path.join(dataDir, 'market.db'), { readonly: true, fileMustExist: true });
+    const started = Date.now();
+    await waitFor(
+      async () =>
+        (
+          db
+            .prepare(`select count(*) as n from jobs where type like 'media.%' and failed_at is null`)
+            .get() as {
+            n: number;
+          }
+        ).n === 0,
+      'the photo variants',
+      600_000,
+    );
+    db.close();
+    console.log(`Photo variants ready after ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+
+    const token = await login(ME);
+    const peerToken = await login(PEER);
+    const me = await api<{ id: number }>(`/users/info?email=${encodeURIComponent(ME)}`, { token });
+    const peer = await api<{ id: number }>(`/users/info?email=${encodeURIComponent(PEER)}`, {
+      token: peerToken,
+    });
+    const mine = await api<Array<{ id: number; imageUrl: string | null }>>('/listings/self', { token });
+    const listing = mine.find((l) => l.imageUrl) ?? mine[0];
+    if (!listing) throw new Error('the demo student has no listing');
+    await startChat(peerToken, me.id, peer.id, listing.id);
+    const rooms = await api<Array<{ roomKey: string }>>('/api/chats', { token });
+    const room = rooms[0];
+    if (!room) throw new Error('no chat room');
+
+    const pages: Array<[string, boolean]> = [
+      ['/', true],
+      ['/login', false],
+      ['/dashboard', true],
+      ['/all_listings', true],
+      [`/single_listing/${listing.id}`, true],
+      ['/inbox', true],
+      ['/addlisting', true],
+      [`/chat/${room.roomKey}`, true],
+    ];
+    const only = process.env.BENCH_PAGES?.split(',');
+    const rows: Array<[string, Run, Run[]]> = [];
+    for (const [page, loggedIn] of pages) {
+      if (only && !only.some((p) => page === p || page.startsWith(`${p}/`))) continue;
+      const runs: Run[] = [];
+      for (let i = 0; i < RUNS; i += 1) runs.push(await measure(`${BASE}${page}`, loggedIn ? token : null));
+      const m = median(runs);
+      rows.push([page, m, runs]);
+      console.log(
+        `${page}: performance ${runs.map((r) => r.performance).join(' / ')}, LCP ${runs.map((r) => (r.lcp / 1000).toFixed(2)).join(' / ')} s`,
+      );
+    }
+
+    const load = (await import('node:os')).loadavg().map((n) => n.toFixed(1));
+    console.log(
+      `\nLighthouse 12 (mobile preset: Slow 4G, 4x CPU, simulated), median of ${RUNS} runs by performance, cold cache each; load average at the end ${load.join(' / ')}.\n`,
+    );
+    console.log(
+      '| page | performance | LCP | CLS | TBT | FCP | accessibility | best practices | JS downloaded (requests) |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    let met = true;
+    for (const [page, m] of rows) {
+      const ok =
+        m.performance >= TARGETS.performance &&
+        m.lcp <= TARGETS.lcpMs &&
+        m.cls <= TARGETS.cls &&
+        m.accessibility >= TARGETS.accessibility &&
+        m.bestPractices >= TARGETS.bestPractices;
+      met &&= ok;
+      console.log(
+        `| \`${page.replace(/\/\d+$/, '/:id').replace(/\/chat\/.+$/, '/chat/:room')}\` | ${m.performance} | ${(m.lcp / 1000).toFixed(2)} s | ${m.cls.toFixed(3)} | ${Math.round(m.tbt)} ms | ${(m.fcp / 1000).toFixed(2)} s | ${m.accessibility} | ${m.bestPractices} | ${(m.jsBytes / 1000).toFixed(1)} KB (${m.jsRequests}) |`,
+      );
+    }
+    for (const [page, m] of rows) {
+      for (const finding of m.findings) console.log(`${page}: ${finding}`);
+    }
+    console.log(
+      `\nTargets: performance ≥ ${TARGETS.performance}, LCP ≤ ${TARGETS.lcpMs / 1000} s, CLS ${TARGETS.cls}, accessibility ${TARGETS.accessibility}, best practices ${TARGETS.bestPractices}: ${met ? 'met on every page' : 'NOT met on every page'}.`,
+    );
+  } finally {
+    stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
