@@ -8,7 +8,7 @@ export default defineConfig({
       'web/src/**/*.test.ts',
       'bench/**/*.test.ts',
     ],
-    testTimeout: 30_000,
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     // Two cores: more workers only fight over argon2 and the databases.
     maxWorkers: 2,
