@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatDollars } from './deals.js';
 
 /** Section D of features.md: notification centre, e-mail, web push, chat presence. */
 
@@ -63,6 +64,10 @@ export const NOTIFICATION_LIMITS = {
   /** At most one typing frame per room per this many ms (server enforced). */
   typingIntervalMs: 3000,
   pushSubscriptionsMax: 10,
+  /** A confirmed meet-up is recalled this long before its time. */
+  meetupReminderLeadMinutes: 60,
+  /** A student who has not rated this long after a deal is asked once (within the 14-day window). */
+  reviewRequestDelayHours: 24,
   endpointMax: 1000,
 } as const;
 
@@ -168,4 +173,45 @@ export const NOTIFY_MESSAGES = {
   unsubscribed: 'You will no longer get these e-mails.',
   settingsEmpty: 'Send at least one kind to change',
   typingForbidden: 'You can only type in your own conversations',
+} as const;
+
+/** Titles and bodies of the deal and review notifications (the body of a chat event is its text). */
+export const DEAL_NOTICE = {
+  title(type: NotificationType, state: string, listing: string): string {
+    const l = `“${listing}”`;
+    switch (type) {
+      case 'OFFER_RECEIVED':
+        return `New offer on ${l}`;
+      case 'OFFER_ANSWERED':
+        if (state === 'ACCEPTED') return `Offer accepted: ${l} is reserved`;
+        if (state === 'DECLINED') return `Offer declined: ${l}`;
+        if (state === 'EXPIRED') return `Offer expired: ${l}`;
+        if (state === 'CANCELLED') return `Reservation released: ${l}`;
+        return `Offer update: ${l}`;
+      case 'MEETUP_PROPOSED':
+        return `Meet-up proposed for ${l}`;
+      case 'MEETUP_ANSWERED':
+        if (state === 'CONFIRMED') return `Meet-up confirmed for ${l}`;
+        if (state === 'DECLINED') return `Meet-up declined for ${l}`;
+        if (state === 'CANCELLED') return `Meet-up cancelled for ${l}`;
+        if (state === 'NO_SHOW') return `No-show reported for ${l}`;
+        return `Meet-up update for ${l}`;
+      default:
+        return l;
+    }
+  },
+  reminderTitle: (listing: string) => `Meet-up in 1 hour: “${listing}”`,
+  reminderBody: (place: string, time: string, buyer: boolean) =>
+    `${place} at ${time}. ${buyer ? 'Have your hand-off code ready.' : 'Ask for the hand-off code when you meet.'}`,
+  dealTitle: (sold: boolean, listing: string, price: number) =>
+    sold
+      ? `Sold: “${listing}” for ${formatDollars(price)}`
+      : `You bought “${listing}” for ${formatDollars(price)}`,
+  dealBody: (other: string) =>
+    `Rate ${other}: your review stays hidden until you have both rated, or 14 days have passed.`,
+  reviewTitle: (other: string) => `How did it go with ${other}?`,
+  reviewBody: (listing: string, daysLeft: number) =>
+    `Leave a review for “${listing}”. ${daysLeft === 1 ? '1 day' : `${daysLeft} days`} left to rate.`,
+  revealedTitle: (listing: string) => `Reviews for “${listing}” are visible`,
+  revealedBody: 'You have both rated, or the review window closed. See what was said about you.',
 } as const;

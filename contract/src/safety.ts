@@ -68,6 +68,9 @@ export const SAFETY_LIMITS = {
 } as const;
 
 export const SAFETY_MESSAGES = {
+  listingRemovedTitle: (name: string) => `Your listing “${name}” was removed`,
+  listingRemovedBody: (reason: string) =>
+    `A moderator removed it: ${reason}. It no longer shows to anyone; your other listings are not affected.`,
   reportCreated: 'Thanks, a moderator will look at this. We do not tell the other student who reported.',
   reportDuplicate: 'You already reported this. A moderator will look at it soon.',
   reportTargetInvalid: 'Report a LISTING, USER or MESSAGE',

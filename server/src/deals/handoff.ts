@@ -10,6 +10,7 @@ import {
 import type { AppContext } from '../context.js';
 import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { conflict, JOB_RESERVATION_LAPSE } from './offers.js';
+import { announceDealConfirmed } from '../notifications/deal-notices.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
 
@@ -127,7 +128,9 @@ export class HandoffService {
       },
       meetup ? { meetup } : { offer },
     );
-    return store.toDeal(deal);
+    const answer = store.toDeal(deal);
+    await announceDealConfirmed(this.ctx, tx.db, answer);
+    return answer;
   }
 }
 

@@ -111,6 +111,7 @@ export class MeetupsService {
           content: DEAL_EVENTS.meetupProposed(await this.name(tx, userId), where.place),
         },
         { meetup },
+        'MEETUP_PROPOSED',
       );
       return store.toMeetup(meetup);
     });
@@ -171,6 +172,7 @@ export class MeetupsService {
             : DEAL_EVENTS.meetupDeclined(actor),
         },
         { meetup: row },
+        'MEETUP_ANSWERED',
       );
       return store.toMeetup(row);
     });
@@ -191,6 +193,7 @@ export class MeetupsService {
           content: DEAL_EVENTS.meetupCancelled(await this.name(tx, userId)),
         },
         { meetup: row },
+        'MEETUP_ANSWERED',
       );
       return store.toMeetup(row);
     });
@@ -226,6 +229,7 @@ export class MeetupsService {
           ),
         },
         { meetup: row },
+        'MEETUP_ANSWERED',
       );
       return store.toMeetup(row);
     });

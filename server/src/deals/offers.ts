@@ -147,6 +147,7 @@ export class OffersService {
         topic,
         { senderId: userId, kind: 'offer', content: DEAL_EVENTS.offerMade(actor, amount / 100) },
         { offer },
+        'OFFER_RECEIVED',
       );
       return store.toOffer(offer);
     });
@@ -213,6 +214,7 @@ export class OffersService {
           content: DEAL_EVENTS.offerAccepted(actor, cents(offer.amount_cents)),
         },
         { offer: accepted },
+        'OFFER_ANSWERED',
       );
       // Every other PENDING offer on the listing is declined, each in its own room.
       const others = await tx.db
@@ -232,6 +234,7 @@ export class OffersService {
             content: DEAL_EVENTS.offerDeclinedReserved(cents(other.amount_cents)),
           },
           { offer: other },
+          'OFFER_ANSWERED',
         );
       }
       return store.toOffer(accepted);
@@ -253,6 +256,7 @@ export class OffersService {
           content: DEAL_EVENTS.offerDeclined(await this.name(tx, userId), cents(offer.amount_cents)),
         },
         { offer: row },
+        'OFFER_ANSWERED',
       );
       return store.toOffer(row);
     });
@@ -286,6 +290,7 @@ export class OffersService {
         topic,
         { senderId: userId, kind: 'offer', content: DEAL_EVENTS.offerMade(actor, amount / 100) },
         { offer: next },
+        'OFFER_RECEIVED',
       );
       return store.toOffer(next);
     });
@@ -373,6 +378,7 @@ export class OffersService {
       topic,
       { senderId: message.senderId, kind: 'system', content: message.content },
       { offer: row },
+      'OFFER_ANSWERED',
     );
   }
 
@@ -391,6 +397,7 @@ export class OffersService {
         DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id),
         { senderId: 0, kind: 'system', content: DEAL_EVENTS.offerExpired(cents(offer.amount_cents)) },
         { offer: row },
+        'OFFER_ANSWERED',
       );
     });
   }

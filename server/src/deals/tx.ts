@@ -1,10 +1,11 @@
-import { parseRoomId, roomIdFor, type ChatMessage } from '@campus/contract';
+import { parseRoomId, roomIdFor, type ChatMessage, type NotificationType } from '@campus/contract';
 import type { Transaction } from 'kysely';
 import type { ChatEvent } from '../chat/broker.js';
 import { toChatMessage } from '../chat/store.js';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
 import type { ListingRow } from '../listings/store.js';
+import { announceDealMessage } from '../notifications/deal-notices.js';
 import * as store from './store.js';
 
 /** What the deals module needs from the others, wired in index.ts. */
@@ -20,6 +21,7 @@ export class DealsTx {
   readonly listings = new Set<number>();
 
   constructor(
+    private readonly ctx: AppContext,
     readonly db: Transaction<Database>,
     readonly now: number,
     readonly postgres: boolean,
@@ -37,11 +39,16 @@ export class DealsTx {
     };
   }
 
-  /** Posts a card or system message embedding the object as it now is; delivered after commit. */
+  /**
+   * Posts a card or system message embedding the object as it now is; delivered after commit.
+   * `notice` also tells the other student (both, for the system's own changes) in the
+   * notification centre, by e-mail and push, in the same transaction.
+   */
   async post(
     topic: store.RoomTopic,
     m: { senderId: number; kind: 'offer' | 'meetup' | 'system'; content: string },
     card: { offer?: store.OfferRow; meetup?: store.MeetupRow },
+    notice?: NotificationType,
   ): Promise<void> {
     const row = await store.insertEventMessage(this.db, topic, {
       ...m,
@@ -54,6 +61,24 @@ export class DealsTx {
       ...(card.offer ? { offer: store.toOffer(card.offer) } : {}),
       ...(card.meetup ? { meetup: store.toMeetup(card.meetup) } : {}),
     });
+    if (!notice) return;
+    await announceDealMessage(
+      this.ctx,
+      this.db,
+      notice,
+      {
+        listingId: topic.listingId,
+        roomId: topic.roomId,
+        sellerId: topic.sellerId,
+        buyerId: topic.buyerId,
+        offerStatus: card.offer?.status,
+        meetup: card.meetup
+          ? { id: card.meetup.id, status: card.meetup.status, startsAt: Number(card.meetup.starts_at) }
+          : undefined,
+      },
+      m.senderId,
+      m.content,
+    );
   }
 
   touchListing(id: number): void {
@@ -72,7 +97,7 @@ export async function inDealsTx<T>(
 ): Promise<T> {
   let done: DealsTx | undefined;
   const result = await ctx.db.kysely.transaction().execute(async (trx) => {
-    const tx = new DealsTx(trx, ctx.clock(), ctx.db.dialect === 'postgres');
+    const tx = new DealsTx(ctx, trx, ctx.clock(), ctx.db.dialect === 'postgres');
     const out = await fn(tx);
     done = tx;
     return out;

@@ -3,6 +3,7 @@ import type { ChatModule } from '../chat/index.js';
 import type { AppContext } from '../context.js';
 import type { ListingsModule } from '../listings/index.js';
 import { registerChatMail } from './chat-mail.js';
+import { registerDealNoticeJobs } from './deal-notices.js';
 import { Presence } from './presence.js';
 import { announcePriceDrop } from './producers.js';
 import { loadVapidKeys } from './push.js';
@@ -32,6 +33,7 @@ export async function registerNotifications(
   presence.start();
   const service = new NotificationService(ctx, presence, loadVapidKeys(ctx));
   service.registerJobs();
+  registerDealNoticeJobs(ctx);
   registerChatMail(ctx, chat, service);
   listings.service.onPriceDrop.push((trx, listing, oldCents) =>
     announcePriceDrop(ctx, trx, listing, oldCents),

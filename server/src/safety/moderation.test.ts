@@ -5,6 +5,7 @@ import {
   type AuditEntry,
   type Listing,
   type ModReportGroup,
+  type NotificationPage,
   type Report,
 } from '@campus/contract';
 import { sql } from 'kysely';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStudent, createTestApp, dialects, type Student, type TestApp } from '../../test/helper.js';
 import { createListing } from '../chat/testing.js';
 import { postListing, validFields } from '../listings/testing.js';
+import { campusMorning } from '../notifications/testing.js';
 import { MOD_EMAIL, call } from './testing.js';
 
 describe.each(dialects)('reports and moderation (%s)', (dialect) => {
@@ -28,6 +30,8 @@ describe.each(dialects)('reports and moderation (%s)', (dialect) => {
       dialect,
       env: { MODERATOR_EMAILS: `someone@msu.edu, ${MOD_EMAIL.toUpperCase()}` },
     });
+    // Daytime on campus: notification e-mail is not held for the night.
+    t.clock.nowMs = campusMorning(Date.now());
     mod = await createStudent(t, { email: MOD_EMAIL, firstName: 'Mona' });
     seller = await createStudent(t, { firstName: 'Sam' });
     r1 = await createStudent(t);
@@ -280,10 +284,17 @@ describe.each(dialects)('reports and moderation (%s)', (dialect) => {
         reason: 'Counterfeit phone',
       });
       expect(res.statusCode).toBe(200);
-      await t.app.ctx.jobs.runDue({ types: ['mail.send'] });
+      await t.app.ctx.jobs.runDue({ types: ['notify.send', 'mail.send'] });
       const mail = await t.mail.waitFor(seller.email, before);
       expect(mail.subject).toContain('Too good to be true iPhone');
-      expect(mail.text).toContain('Reason: Counterfeit phone');
+      expect(mail.text).toContain('A moderator removed it: Counterfeit phone.');
+      // …and the notification centre says the same, linking to their listings.
+      const centre = (await call(t, seller, 'GET', '/notifications')).json() as NotificationPage;
+      expect(centre.notifications[0]).toMatchObject({
+        type: 'LISTING_REMOVED',
+        title: 'Your listing “Too good to be true iPhone” was removed',
+        link: '/personalListings',
+      });
       for (const s of [r1, seller, mod]) {
         const v = await visibleTo(s, listing.id);
         expect(v).toEqual({ browse: false, search: false, filters: false, detail: 404 });

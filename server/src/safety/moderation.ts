@@ -13,8 +13,7 @@ import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { HttpError, badRequest, notFound, parseOr400 } from '../http/errors.js';
 import type { ListingsModule } from '../listings/index.js';
-import { enqueueMail } from '../mail/jobs.js';
-import { listingRemovedMail } from './mail.js';
+import { notify } from '../notifications/service.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const conflict = (message: string) => new HttpError(409, message, ERROR_CODES.conflict);
@@ -103,14 +102,13 @@ export class ModerationService {
     if (listing) await this.listings.service.written(listing);
   }
 
-  /** Hidden for everyone; the seller is e-mailed the reason through the durable mail queue. */
+  /** Hidden for everyone; the seller is told the reason (centre, push, e-mail through the queue). */
   async removeListing(moderator: Principal, listingId: number, body: unknown): Promise<void> {
     const { reason } = parseOr400(modReasonSchema, body);
     const current = await this.db
       .selectFrom('listings')
-      .innerJoin('users', 'users.id', 'listings.seller_id')
-      .select(['listings.moderation', 'listings.name', 'users.email', 'users.first_name'])
-      .where('listings.id', '=', listingId)
+      .select(['moderation', 'name'])
+      .where('id', '=', listingId)
       .executeTakeFirst();
     if (!current) throw notFound(SAFETY_MESSAGES.reportNotFound);
     if (current.moderation === 'REMOVED') throw conflict(SAFETY_MESSAGES.listingAlreadyRemoved);
@@ -127,18 +125,15 @@ export class ModerationService {
         listingName: current.name,
         reportsClosed: closed,
       });
-      await enqueueMail(
-        this.ctx,
-        trx,
-        listingRemovedMail({
-          to: current.email,
-          firstName: current.first_name,
-          listingName: current.name,
-          reason,
-          campusName: this.ctx.config.campusName,
-          publicUrl: this.ctx.config.publicUrl,
-        }),
-      );
+      // The centre, live, push and e-mail (with its one-click unsubscribe), like every notice.
+      await notify(this.ctx, trx, {
+        userId: updated.seller_id,
+        type: 'LISTING_REMOVED',
+        title: SAFETY_MESSAGES.listingRemovedTitle(current.name),
+        body: SAFETY_MESSAGES.listingRemovedBody(reason),
+        link: '/personalListings',
+        subjectId: listingId,
+      });
       return updated;
     });
     this.ctx.jobs.kick();

@@ -14,6 +14,7 @@ import { HttpError, badRequest, forbidden, notFound, parseOr400 } from '../http/
 import type { ListingsModule } from '../listings/index.js';
 import { RenderedListings } from '../listings/personalise.js';
 import * as listingStore from '../listings/store.js';
+import { announceReviewsRevealed } from '../notifications/deal-notices.js';
 import { imageVariants, removeStoredImage, storeJpeg, urlForKey } from '../media/index.js';
 import { medianReplyMinutes } from './reply-time.js';
 import * as store from './store.js';
@@ -151,10 +152,7 @@ export class TrustService {
     // After the commit, so two parties reviewing at once in two processes cannot both miss the
     // other's row: whichever commits last sees both.
     const reviews = await store.reviewsOfDeal(this.db, dealId);
-    if (reviews.length >= 2) {
-      await store.reveal(this.db, dealId, this.ctx.clock());
-      await this.ctx.jobs.cancel(this.db, revealKey(dealId));
-    }
+    if (reviews.length >= 2) await this.revealNow(dealId, true);
     const [item] = await this.dealItems(me, [deal]);
     return item as DealWithReviews;
   }
@@ -171,7 +169,16 @@ export class TrustService {
 
   /** The durable reveal at the end of the review window (job handler). */
   async revealDue(dealId: number): Promise<void> {
-    await store.reveal(this.db, dealId, this.ctx.clock());
+    await this.revealNow(dealId, false);
+  }
+
+  /** Reveals the deal's blind reviews and tells each student a review about them is now visible. */
+  private async revealNow(dealId: number, cancelJob: boolean): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const subjects = await store.reveal(trx, dealId, this.ctx.clock());
+      if (cancelJob) await this.ctx.jobs.cancel(trx, revealKey(dealId));
+      if (subjects.length > 0) await announceReviewsRevealed(this.ctx, trx, dealId, subjects);
+    });
   }
 
   async reviewsOf(userId: number, limit: number, beforeId?: number): Promise<Paged<Review>> {

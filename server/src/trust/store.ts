@@ -191,15 +191,19 @@ export function reviewsOfDeal(db: Executor, dealId: number): Promise<ReviewRow[]
   return db.selectFrom('reviews').selectAll().where('deal_id', '=', dealId).execute();
 }
 
-/** Makes every still-blind review of the deal visible; answers how many were revealed now. */
-export async function reveal(db: Executor, dealId: number, now: number): Promise<number> {
-  const result = await db
+/**
+ * Makes every still-blind review of the deal visible; answers whom the reviews revealed now are
+ * about (a second, concurrent reveal finds nothing left, so each is announced once).
+ */
+export async function reveal(db: Executor, dealId: number, now: number): Promise<number[]> {
+  const rows = await db
     .updateTable('reviews')
     .set({ revealed_at: now })
     .where('deal_id', '=', dealId)
     .where('revealed_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .returning('subject_id')
+    .execute();
+  return rows.map((r) => r.subject_id);
 }
 
 const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
