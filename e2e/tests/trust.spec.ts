@@ -61,6 +61,7 @@ test('a student edits their profile, and the listing, chat header and inbox lead
   await expect(seller.getByRole('heading', { name: 'Edit your profile' })).toBeVisible();
   await expect(seller.getByText('No ratings yet')).toBeVisible();
   await expect(seller.getByText('Shown after 3 meet-ups')).toBeVisible();
+  await expect(seller.getByRole('button', { name: /^Report/ })).toHaveCount(0);
   await seller.getByLabel('Bio').fill('Econ junior at MSU. Happy to meet at the library.');
   await seller.getByRole('button', { name: 'Save bio' }).click();
   await expect(seller.getByText('Bio saved')).toBeVisible();
@@ -87,6 +88,15 @@ test('a student edits their profile, and the listing, chat header and inbox lead
   await expectAccessible(buyer, 'profile');
   await shoot(buyer, 'profile');
 
+  // Safety on the profile: Leo can report Maya (a short dialog) — never on his own profile.
+  await buyer.getByRole('button', { name: 'Report Maya Chen' }).click();
+  const report = buyer.getByRole('dialog', { name: 'Report this student' });
+  await report.getByLabel('Spam').click();
+  await expect(report.getByLabel('Spam')).toBeChecked();
+  await report.getByRole('button', { name: 'Send report' }).click();
+  await expect(report).toBeHidden();
+  await expect(buyer.getByText(/a moderator will look at this/)).toBeVisible();
+
   // From the profile's listing to a chat: the chat header names Maya and links to her profile.
   await buyer
     .getByRole('list', { name: 'Listings by Maya' })
@@ -105,6 +115,14 @@ test('a student edits their profile, and the listing, chat header and inbox lead
   await expect(seller).toHaveURL(/\/u\/\d+$/);
   await expect(seller.getByRole('heading', { level: 1, name: 'Leo Okafor' })).toBeVisible();
   await expect(seller.getByText('For sale by Leo')).toBeVisible();
+  // Block from the profile (confirmed), then Unblock from the same place.
+  await seller.getByRole('button', { name: 'Block', exact: true }).click();
+  const confirmBlock = seller.getByRole('dialog', { name: 'Block Leo?' });
+  await confirmBlock.getByRole('button', { name: 'Block', exact: true }).click();
+  await expect(seller.getByText('Leo is blocked')).toBeVisible();
+  await seller.getByRole('button', { name: 'Unblock' }).click();
+  await expect(seller.getByText('Leo is unblocked')).toBeVisible();
+  await expect(seller.getByRole('button', { name: 'Block', exact: true })).toBeVisible();
 
   // The deals page before any deal.
   await openSettingsItem(seller, 'Your deals');

@@ -14,6 +14,8 @@ import { PageContainer } from '../../../ui/PageContainer';
 import { PageSpinner } from '../../../ui/Spinner';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
 import { ListingGrid } from '../../listings/components/ListingGrid';
+import { BlockButton } from '../../safety/BlockButton';
+import { ReportButton } from '../../safety/ReportDialog';
 import { EditProfile } from '../components/EditProfile';
 import { ProfileAvatar } from '../components/ProfileAvatar';
 import { Stars, formatStars } from '../components/Stars';
@@ -80,6 +82,18 @@ export default function ProfilePage() {
           </div>
         </div>
         <Stats profile={profile} />
+        {!own && userId !== null && (
+          // Safety tools where a student decides whom to trust (features.md §C).
+          <div className="mt-5 flex flex-wrap items-center justify-end gap-4 border-t border-slate-100 pt-4">
+            <ReportButton
+              targetType="USER"
+              targetId={profile.id}
+              label="Report"
+              ariaLabel={`Report ${profile.firstName} ${profile.lastName}`}
+            />
+            <BlockButton userId={profile.id} name={profile.firstName} />
+          </div>
+        )}
       </Card>
 
       {own && <EditProfile profile={profile} />}
