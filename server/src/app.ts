@@ -79,6 +79,13 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
 
   const db = openDb(given);
   await migrateToLatest(db);
+  await db.refreshPlannerStats();
+  // Listings grow from a handful to many thousands: re-check the planner's statistics hourly.
+  const plannerStats = setInterval(() => {
+    db.refreshPlannerStats().catch((err: unknown) => app.log.warn({ err }, 'planner statistics'));
+  }, 3_600_000);
+  plannerStats.unref();
+  app.addHook('onClose', async () => clearInterval(plannerStats));
   const config: Config = { ...given, keyPrefix: given.keyPrefix || (await deploymentPrefix(db)) };
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })

@@ -11,6 +11,7 @@ import { mediaVariantsMigration } from './migrations/009_media_variants.js';
 import { trustMigration } from './migrations/011_trust.js';
 import { chatHardeningMigration } from './migrations/010_chat_hardening.js';
 import { notificationsMigration } from './migrations/008_notifications.js';
+import { coursePriceIndexMigration } from './migrations/012_course_price_index.js';
 
 /** Migrations are plain modules bundled with the server, so the built app needs no migration folder. */
 const migrations: Record<string, (db: Db) => Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, (db: Db) => Migration> = {
   '008_notifications': notificationsMigration,
   '005_deals': dealsMigration,
   '010_chat_hardening': chatHardeningMigration,
+  '012_course_price_index': coursePriceIndexMigration,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

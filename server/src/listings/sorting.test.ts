@@ -32,6 +32,7 @@ describe.each(dialects)(
     let seller: Student;
     let reader: Student;
     const originals: Listing[] = [];
+    const books: Listing[] = [];
     let inserted = 0;
 
     beforeAll(async () => {
@@ -50,6 +51,21 @@ describe.each(dialects)(
               description: 'A lamp for a dorm desk',
               category: 'LIFESTYLE',
               price,
+            }),
+          ),
+        );
+      }
+      // Books priced between and beside the lamps: a sort over both categories interleaves them.
+      for (let i = 0; i < 8; i += 1) {
+        books.push(
+          await postListing(
+            t,
+            seller,
+            validFields({
+              name: `Course reader ${i}`,
+              description: 'Readings for a course',
+              category: 'BOOKS',
+              price: String(4 + i * 2),
             }),
           ),
         );
@@ -100,6 +116,18 @@ describe.each(dialects)(
     it.each(['newest', 'price_asc', 'price_desc'])('/listings/filters?sort=%s', async (sort) => {
       check(await walk(`/listings/filters?categories=LIFESTYLE&sort=${sort}&limit=6`), sort);
     });
+
+    it.each(['newest', 'price_asc', 'price_desc'])(
+      '/listings/filters over two categories, sort=%s',
+      async (sort) => {
+        const seen = await walk(
+          `/listings/filters?categories=LIFESTYLE&categories=BOOKS&sort=${sort}&limit=5`,
+        );
+        check(seen, sort);
+        const ids = seen.map((l) => l.id);
+        for (const b of books) expect(ids).toContain(b.id);
+      },
+    );
 
     it.each(['newest', 'price_asc', 'price_desc'])('/listings/search?query=lamp&sort=%s', async (sort) => {
       check(await walk(`/listings/search?query=lamp&sort=${sort}&limit=6`), sort);
