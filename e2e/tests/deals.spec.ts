@@ -105,6 +105,7 @@ test('an offer becomes a confirmed hand-off, and both students rate each other',
   await expect(
     browse.getByRole('article').filter({ hasText: lamp }).getByText('Reserved', { exact: true }),
   ).toBeVisible();
+  await shoot(browse, 'deals-reserved-badge');
   await browse.close();
 
   // The seller proposes a meet-up at a campus spot, a day ahead (the default); the buyer accepts.
@@ -156,6 +157,8 @@ test('an offer becomes a confirmed hand-off, and both students rate each other',
   await expect(buyer.getByRole('log').getByText(soldLine)).toBeVisible();
 
   // Both rate; reviews are revealed once both are in.
+  await expect(seller.getByRole('button', { name: 'Rate Omar' })).toBeVisible();
+  await shoot(seller, 'deals-rate-prompt');
   await seller.getByRole('button', { name: 'Rate Omar' }).click();
   const sellerRate = seller.getByRole('dialog', { name: 'Rate Omar' });
   // The star radios are visually hidden behind their drawn stars: choose one from the keyboard.
@@ -216,6 +219,7 @@ test('the conversation about a deleted listing still opens and goes on', async (
     buyer.getByText('This listing was deleted. You can still message each other here.'),
   ).toBeVisible();
   await expect(buyer.getByRole('log').getByText('Is the stove still available?')).toBeVisible();
+  await shoot(buyer, 'deals-deleted-listing');
   await buyer.getByPlaceholder('Type something').fill('Saw it was deleted. Still have it?');
   await buyer.getByPlaceholder('Type something').press('Enter');
 

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { DEALS_MESSAGES, type DealWithReviews, type Listing } from '@campus/contract';
 import { releaseReservation } from '../../api/deals';
 import { Button } from '../../ui/Button';
+import { cx } from '../../ui/cx';
 import { InlineConfirm } from '../../ui/InlineConfirm';
 import { AlertIcon, HandshakeIcon, InfoIcon, KeyIcon, PinIcon, WalletIcon } from '../../ui/icons';
 import { toast } from '../../ui/toast';
@@ -31,9 +32,15 @@ function RatePrompt({ deal }: { deal: DealWithReviews }) {
   const [open, setOpen] = useState(false);
   const name = deal.counterpart.firstName || 'them';
   return (
-    <div className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-xl bg-brand-50 px-3 py-2">
+    // Stacked on phones (the sentence reads in two lines, not four beside the button).
+    <div className="flex flex-col gap-2 rounded-xl bg-brand-50 px-3 py-2 sm:flex-row sm:items-center sm:gap-3">
       <p className="min-w-0 flex-1 text-sm text-brand-950">{DEALS_MESSAGES.ratePrompt(name)}</p>
-      <Button size="sm" onClick={() => setOpen(true)} leadingIcon={<HandshakeIcon size={16} />}>
+      <Button
+        size="sm"
+        className="self-start sm:self-auto"
+        onClick={() => setOpen(true)}
+        leadingIcon={<HandshakeIcon size={16} />}
+      >
         {DEALS_MESSAGES.rate(name)}
       </Button>
       {open && <RateDialog deal={deal} open onClose={() => setOpen(false)} />}
@@ -120,7 +127,13 @@ export function DealBar({
       ) : (
         <div className="flex flex-wrap items-center gap-2">
           {status && (
-            <span className="mr-1 inline-flex items-center rounded-full bg-accent-100 px-2.5 py-1 text-xs font-bold text-slate-900">
+            <span
+              className={cx(
+                'mr-1 inline-flex items-center rounded-full px-2.5 py-1 text-xs font-bold',
+                // The listing badges' colours: amber for reserved, dark for sold.
+                listing.status === 'SOLD' ? 'bg-slate-800 text-white' : 'bg-accent-100 text-slate-900',
+              )}
+            >
               {status}
             </span>
           )}

@@ -57,19 +57,16 @@ export function offerActions(
   if (viewerId === null || offer.status !== 'PENDING') return NO_OFFER_ACTIONS;
   // An expired offer waits for its timer to mark it; nothing can be done with it meanwhile.
   if (Date.parse(offer.expiresAt) <= now) return NO_OFFER_ACTIONS;
-  const sellerId = sellerOf(offer, viewerId);
-  if (viewerId !== offer.buyerId && viewerId !== sellerId) return NO_OFFER_ACTIONS;
+  if (!inRoom(offer.roomId, viewerId)) return NO_OFFER_ACTIONS;
   if (offer.byId === viewerId) return { ...NO_OFFER_ACTIONS, withdraw: true };
   const open = listingStatus === null || listingStatus === 'AVAILABLE';
   return { accept: open, decline: true, counter: open, withdraw: false };
 }
 
-/** The seller of an offer's room: the room id is "low:high", one of them is the buyer. */
-function sellerOf(offer: Offer, fallback: number): number {
-  const [a, b] = offer.roomId.split(':').map(Number);
-  if (a === offer.buyerId && b !== undefined) return b;
-  if (b === offer.buyerId && a !== undefined) return a;
-  return fallback;
+/** Rooms are "low:high" user ids: the two students of the offer or meet-up. */
+function inRoom(roomId: string, viewerId: number): boolean {
+  const [a, b] = roomId.split(':').map(Number);
+  return viewerId === a || viewerId === b;
 }
 
 export interface MeetupActions {
@@ -92,8 +89,7 @@ export function meetupActions(
 ): MeetupActions {
   const none = { accept: false, decline: false, cancel: false, calendar: false, noShow: false };
   if (viewerId === null) return none;
-  const [a, b] = meetup.roomId.split(':').map(Number);
-  if (viewerId !== a && viewerId !== b) return none;
+  if (!inRoom(meetup.roomId, viewerId)) return none;
   const other = meetup.proposerId !== viewerId;
   if (meetup.status === 'PROPOSED') {
     return { accept: other, decline: other, cancel: true, calendar: true, noShow: false };
