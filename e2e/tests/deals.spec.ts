@@ -219,6 +219,8 @@ test('the conversation about a deleted listing still opens and goes on', async (
     buyer.getByText('This listing was deleted. You can still message each other here.'),
   ).toBeVisible();
   await expect(buyer.getByRole('log').getByText('Is the stove still available?')).toBeVisible();
+  // The header no longer links to a listing page that is gone.
+  await expect(buyer.getByRole('link', { name: /About the listing/ })).toHaveCount(0);
   await shoot(buyer, 'deals-deleted-listing');
   await buyer.getByPlaceholder('Type something').fill('Saw it was deleted. Still have it?');
   await buyer.getByPlaceholder('Type something').press('Enter');

@@ -147,7 +147,8 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
       <ChatHeader
         peer={ctx.peer}
         peerId={ctx.peerId}
-        listing={headerListing}
+        // A deleted listing has no page to link to: the banner above the composer says so.
+        listing={deal.deleted ? null : headerListing}
         onClose={() => navigate('/inbox')}
       />
       <ConnectionBanner status={status} pendingCount={pending.filter((p) => p.status !== 'failed').length} />
