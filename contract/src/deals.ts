@@ -119,7 +119,17 @@ export const DEALS_MESSAGES = {
   makeOffer: 'Make an offer',
   proposeMeetup: 'Propose a meet-up',
   enterHandoff: 'Enter hand-off code',
+  showHandoff: 'Show hand-off code',
   reserved: 'Reserved',
+  releaseReservation: 'Release reservation',
+  releaseConfirm: 'Release the reservation? The listing becomes available to everyone again.',
+  handoffCodeHint: 'Show this to the seller when you meet. Only give it once you have the item.',
+  handoffSellerHint: 'Ask the buyer for their 4-digit code once they have the item.',
+  handoffNoMeetup: 'No meet-up confirmed yet: agree on a time and place in the chat.',
+  listingDeleted: 'This listing was deleted. You can still message each other here.',
+  rate: (firstName: string) => `Rate ${firstName}`,
+  ratePrompt: (firstName: string) =>
+    `The hand-off is confirmed. How was meeting ${firstName}? Reviews stay hidden until you both rate.`,
 } as const;
 
 export interface ReservedFor {

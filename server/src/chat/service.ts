@@ -106,13 +106,17 @@ export class ChatService {
 
     const peerId = senderId === buyerId ? sellerId : buyerId;
     const { listingSellerId, peerExists } = await store.sendChecks(this.db, listingId, peerId);
-    if (listingSellerId === null) throw notFound(MESSAGES.listingNotFound);
+    const roomId = roomIdFor(buyerId, sellerId);
+    // Issue 8 #17: a deleted listing does not end the conversation about it. The pair may go on
+    // talking in the room that already held it (same buyer and seller); the room forgets the id.
+    const listingGone = listingSellerId === null;
+    if (listingGone && !(await store.roomTalkedAbout(this.db, roomId, buyerId, sellerId, listingId)))
+      throw notFound(MESSAGES.listingNotFound);
     if (!peerExists) throw notFound(MESSAGES.chatPeerNotFound);
     // The conversation is about a listing of one of its two parties.
-    if (listingSellerId !== buyerId && listingSellerId !== sellerId)
+    if (!listingGone && listingSellerId !== buyerId && listingSellerId !== sellerId)
       throw forbidden(MESSAGES.chatRoomForbidden);
 
-    const roomId = roomIdFor(buyerId, sellerId);
     const flags = await this.sendGuard({ senderId, peerId, roomId, content });
     const [low, high] = buyerId < sellerId ? [buyerId, sellerId] : [sellerId, buyerId];
     const row = await this.writer.write({
@@ -122,6 +126,7 @@ export class ChatService {
       buyerId,
       sellerId,
       listingId,
+      ...(listingGone ? { roomListingId: null } : {}),
       senderId,
       content,
       url,

@@ -73,6 +73,11 @@ export interface NewMessage {
   buyerId: number;
   sellerId: number;
   listingId: number;
+  /**
+   * The room's listing after this message; defaults to `listingId`. Null when the listing was
+   * deleted (issue 8 #17): the room keeps no dangling reference, the message keeps the old id.
+   */
+  roomListingId?: number | null;
   senderId: number;
   content: string;
   url: string | null;
@@ -97,7 +102,7 @@ async function insertMessageIn(db: Executor, dialect: Dialect, m: NewMessage): P
         high_user_id: m.highUserId,
         buyer_id: m.buyerId,
         seller_id: m.sellerId,
-        listing_id: m.listingId,
+        listing_id: roomListing(m),
         message_count: 1,
         created_at: m.sentAt,
         last_activity_at: m.sentAt,
@@ -107,7 +112,7 @@ async function insertMessageIn(db: Executor, dialect: Dialect, m: NewMessage): P
           // The room describes its latest topic: who is buying what from whom.
           buyer_id: m.buyerId,
           seller_id: m.sellerId,
-          listing_id: m.listingId,
+          listing_id: roomListing(m),
           message_count: sql<number>`chat_rooms.message_count + 1`,
           last_activity_at: m.sentAt,
         }),
@@ -137,6 +142,34 @@ async function insertMessageIn(db: Executor, dialect: Dialect, m: NewMessage): P
   }
   await upsertRoom(db).execute();
   return db.insertInto('chat_messages').values(messageRow(m)).returningAll().executeTakeFirstOrThrow();
+}
+
+function roomListing(m: NewMessage): number | null {
+  return m.roomListingId === undefined ? m.listingId : m.roomListingId;
+}
+
+/**
+ * Issue 8 #17: whether this pair's room already talked about `listingId` (with these roles), so a
+ * message about it may still be sent after the listing was deleted.
+ */
+export async function roomTalkedAbout(
+  db: Executor,
+  roomId: string,
+  buyerId: number,
+  sellerId: number,
+  listingId: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('chat_messages as m')
+    .innerJoin('chat_rooms as r', 'r.id', 'm.room_id')
+    .select('m.id')
+    .where('m.room_id', '=', roomId)
+    .where('m.listing_id', '=', listingId)
+    .where('r.buyer_id', '=', buyerId)
+    .where('r.seller_id', '=', sellerId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** The chat_messages row of a new message (the single and the batched insert share it). */
@@ -186,7 +219,7 @@ export async function insertMessages(
       high_user_id: m.highUserId,
       buyer_id: m.buyerId,
       seller_id: m.sellerId,
-      listing_id: m.listingId,
+      listing_id: roomListing(m),
       message_count: count,
       created_at: first.sentAt,
       last_activity_at: m.sentAt,

@@ -64,7 +64,10 @@ export function useChatContext(
     roomIdFor(nav.buyerId, nav.sellerId) === roomId;
   const buyerId = stateFits ? nav.buyerId! : (room?.buyerId ?? null);
   const sellerId = stateFits ? nav.sellerId! : (room?.sellerId ?? null);
-  const listingId = (stateFits ? nav.listingId : undefined) ?? room?.listingId ?? null;
+  // A room whose listing was deleted has listingId null (issue 8 #17): its last message still
+  // names the listing the pair talked about, which the conversation keeps using.
+  const listingId =
+    (stateFits ? nav.listingId : undefined) ?? room?.listingId ?? room?.lastMessage?.listingId ?? null;
 
   let peerId: number | null = null;
   if (pair && myId !== null) peerId = pair[0] === myId ? pair[1] : pair[1] === myId ? pair[0] : null;
@@ -92,7 +95,8 @@ export function useChatContext(
   else if (nav.buyerId !== undefined && nav.buyerId === nav.sellerId) problem = 'self';
   else if (myId === null) loading = true;
   else if (peerId === null) problem = 'not-member';
-  else if (buyerId === null || sellerId === null || listingId === null) {
+  // A room with history opens even without a listing; only an unknown pair cannot be started here.
+  else if (buyerId === null || sellerId === null || (listingId === null && room === null)) {
     if (rooms.isPending) loading = true;
     else problem = 'unknown-room';
   }

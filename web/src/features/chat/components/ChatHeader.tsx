@@ -31,9 +31,11 @@ export function ChatHeader({
       <div className="min-w-0 flex-1">
         <h1 className="truncate text-base leading-tight font-bold text-slate-900 sm:text-lg">
           {name && peerId !== null ? (
+            // Block links of at least 24 px: the name and the listing sit one above the other and
+            // must stay separate touch targets on a phone (WCAG 2.5.8).
             <Link
               to={`/u/${peerId}`}
-              className="rounded underline-offset-2 hover:text-brand-800 hover:underline"
+              className="block min-h-6 truncate rounded leading-6 underline-offset-2 hover:text-brand-800 hover:underline"
             >
               {name}
               <span className="sr-only"> — view profile</span>
@@ -54,7 +56,7 @@ export function ChatHeader({
         {listing && (
           <Link
             to={`/single_listing/${listing.id}`}
-            className="mt-0.5 flex min-w-0 items-center gap-1.5 rounded text-sm text-brand-700 hover:text-brand-800 hover:underline"
+            className="flex min-h-6 min-w-0 items-center gap-1.5 rounded text-sm text-brand-700 hover:text-brand-800 hover:underline"
           >
             {listing.thumbnailUrl ? (
               <img

@@ -130,6 +130,11 @@ export interface MessageListProps {
   older?: { loading: boolean; load: () => void } | null;
   /** Listings the thread talks about, by id (null: gone; missing: still loading) for dividers. */
   listings?: ReadonlyMap<number, ChatListingRef | null>;
+  /**
+   * Renders a message that is not a text bubble (deal cards and system lines, features.md §A) as
+   * an <li>; null leaves it to the bubble. Kept outside so the chat does not depend on deals.
+   */
+  renderSpecial?: (message: ChatMessage) => ReactNode | null;
 }
 
 /**
@@ -148,6 +153,7 @@ export function MessageList({
   empty,
   older,
   listings,
+  renderSpecial,
 }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -224,31 +230,34 @@ export function MessageList({
             const own = m.senderId === myId;
             const previous = i > 0 ? messages[i - 1]!.listingId : null;
             const divider = listings && m.listingId !== null && m.listingId !== previous;
+            const special = renderSpecial?.(m) ?? null;
             return (
               <Fragment key={m.id}>
                 {divider && <ListingDivider listing={listings.get(m.listingId!)} />}
-                <Bubble
-                  own={own}
-                  after={!own && m.flags && m.flags.length > 0 ? <ScamWarning flags={m.flags} /> : null}
-                  meta={
-                    <>
-                      <span className="sr-only">{own ? 'You' : peerName}, </span>
-                      <time dateTime={m.sentAt} title={formatFullTime(m.sentAt)}>
-                        {formatMessageTime(m.sentAt)}
-                      </time>
-                      {!own && (
-                        <ReportButton
-                          targetType="MESSAGE"
-                          targetId={m.id}
-                          ariaLabel={`Report message from ${peerName} sent ${formatFullTime(m.sentAt)}`}
-                          className="rounded text-xs font-semibold text-slate-500 underline decoration-slate-300 underline-offset-2 hover:text-red-700"
-                        />
-                      )}
-                    </>
-                  }
-                >
-                  <Body content={m.content} url={m.url} onImageLoad={onImageLoad} />
-                </Bubble>
+                {special ?? (
+                  <Bubble
+                    own={own}
+                    after={!own && m.flags && m.flags.length > 0 ? <ScamWarning flags={m.flags} /> : null}
+                    meta={
+                      <>
+                        <span className="sr-only">{own ? 'You' : peerName}, </span>
+                        <time dateTime={m.sentAt} title={formatFullTime(m.sentAt)}>
+                          {formatMessageTime(m.sentAt)}
+                        </time>
+                        {!own && (
+                          <ReportButton
+                            targetType="MESSAGE"
+                            targetId={m.id}
+                            ariaLabel={`Report message from ${peerName} sent ${formatFullTime(m.sentAt)}`}
+                            className="rounded text-xs font-semibold text-slate-500 underline decoration-slate-300 underline-offset-2 hover:text-red-700"
+                          />
+                        )}
+                      </>
+                    }
+                  >
+                    <Body content={m.content} url={m.url} onImageLoad={onImageLoad} />
+                  </Bubble>
+                )}
               </Fragment>
             );
           })}

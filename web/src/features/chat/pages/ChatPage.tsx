@@ -1,24 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo } from 'react';
+import { useQueries } from '@tanstack/react-query';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { LIMITS, MESSAGES, type ChatMessage } from '@campus/contract';
-import {
-  chatDestinations,
-  chatImageUrl,
-  chatKeys,
-  getChatListing,
-  getOlderChatMessages,
-  parseChatMessage,
-  type ChatListingRef,
-} from '../../../api/chat';
+import { MESSAGES, type ChatMessage } from '@campus/contract';
+import { chatImageUrl, chatKeys, getChatListing, type ChatListingRef } from '../../../api/chat';
 import { ApiError } from '../../../api/client';
-import { queryClient } from '../../../api/queryClient';
-import {
-  acquireRealtime,
-  onRealtimeConnected,
-  subscribeRealtime,
-  useRealtimeStatus,
-} from '../../../api/stomp';
+import { useRealtimeStatus } from '../../../api/stomp';
 import { useCurrentUser } from '../../../session/useCurrentUser';
 import { ButtonLink } from '../../../ui/Button';
 import { EmptyState } from '../../../ui/EmptyState';
@@ -31,102 +17,14 @@ import { Composer } from '../components/Composer';
 import { ConnectionBanner } from '../components/ConnectionBanner';
 import { MessageList } from '../components/MessageList';
 import { RoomListPanel } from '../components/RoomList';
-import { fullName, mergeMessages, readChatNavState, type ChatNavState } from '../model';
+import { fullName, readChatNavState, type ChatNavState } from '../model';
 import { discardMessage, enqueueMessage, retryMessage, useOutbox } from '../outbox';
-import { ingestMessages, markRoomOpen, markRoomRead, roomMessagesQuery } from '../store';
+import { useMarkRead, useOlderMessages, useRoomMessages } from '../roomHooks';
 import { useChatContext, type ChatContext } from '../useChatContext';
 import { ChatPresenceLine, useTypingSignal } from '../../notifications/ChatPresence';
-
-/** Keeps the room's history current: live MESSAGE frames, plus `?after=` catch-up on every (re)connect. */
-function useRoomMessages(roomId: string, seed: ChatMessage[] | undefined) {
-  const query = useQuery({
-    ...roomMessagesQuery(roomId),
-    initialData: seed,
-    // Marked stale at once: opening always catches up with `?after=` the newest seed message.
-    initialDataUpdatedAt: 0,
-    refetchOnWindowFocus: true,
-  });
-  const { refetch } = query;
-
-  useEffect(() => acquireRealtime(), []);
-  useEffect(() => markRoomOpen(roomId), [roomId]);
-
-  useEffect(() => {
-    const unsubscribe = subscribeRealtime(chatDestinations.room(roomId), (body) => {
-      const message = parseChatMessage(body);
-      if (!message || message.roomId !== roomId) return;
-      if (queryClient.getQueryData(chatKeys.messages(roomId)) === undefined) {
-        // First load still running: it may have started before this message was stored.
-        void queryClient.invalidateQueries({ queryKey: chatKeys.messages(roomId) });
-      } else {
-        ingestMessages(roomId, [message]);
-      }
-    });
-    const offConnected = onRealtimeConnected(() => void refetch());
-    return () => {
-      offConnected();
-      unsubscribe();
-    };
-  }, [roomId, refetch]);
-
-  return query;
-}
-
-/** Long histories arrive newest page first (200); older pages load on request (`?before=`). */
-function useOlderMessages(roomId: string, messages: readonly ChatMessage[] | undefined) {
-  const [done, setDone] = useState(false);
-  const [loading, setLoading] = useState(false);
-  const first = messages?.[0];
-  const available = !done && first !== undefined && (messages?.length ?? 0) >= LIMITS.chatPageDefault;
-  const load = async () => {
-    if (!first || loading) return;
-    setLoading(true);
-    try {
-      const older = await getOlderChatMessages(roomId, first.id);
-      if (older.length < LIMITS.chatPageDefault) setDone(true);
-      queryClient.setQueryData<ChatMessage[]>(chatKeys.messages(roomId), (old) =>
-        mergeMessages(old ?? [], older),
-      );
-    } catch (error) {
-      console.error('Could not load earlier messages', error);
-    } finally {
-      setLoading(false);
-    }
-  };
-  return { available, loading, load };
-}
-
-/** Marks the room read on open and whenever a new message of the peer shows while the tab is visible. */
-function useMarkRead(roomId: string, messages: readonly ChatMessage[] | undefined, myId: number | null) {
-  const marked = useRef(-1);
-  let lastPeerId = 0;
-  if (messages) {
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const m = messages[i]!;
-      if (m.senderId !== myId) {
-        lastPeerId = m.id;
-        break;
-      }
-    }
-  }
-  const hasMessages = (messages?.length ?? 0) > 0;
-
-  useEffect(() => {
-    if (!hasMessages || myId === null) return;
-    const mark = () => {
-      if (document.visibilityState !== 'visible') return;
-      if (marked.current !== -1 && lastPeerId <= marked.current) return;
-      marked.current = lastPeerId;
-      markRoomRead(roomId).catch((error: unknown) => {
-        marked.current = -1;
-        console.error('Could not mark the chat read', error);
-      });
-    };
-    mark();
-    document.addEventListener('visibilitychange', mark);
-    return () => document.removeEventListener('visibilitychange', mark);
-  }, [roomId, lastPeerId, hasMessages, myId]);
-}
+import { DealBar, DeletedListingBanner } from '../../deals/DealBar';
+import { renderDealMessage } from '../../deals/dealMessage';
+import { useDealState } from '../../deals/useDealState';
 
 /**
  * The listings a thread talks about (issue 14 item 18), for its dividers: id → name and thumbnail,
@@ -183,8 +81,13 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
   const peerName = fullName(ctx.peer);
   useDocumentTitle(peerName ? `Chat with ${peerName}` : 'Chat');
 
+  // The listing the next message is about: the context's, else the thread's latest (issue 8 #17: a
+  // room whose listing was deleted keeps talking about it).
+  const sendListingId =
+    ctx.listingId ?? (messages ?? []).findLast((m) => m.listingId !== null)?.listingId ?? null;
+  const deal = useDealState(sendListingId, messages ?? [], ctx.peerId);
   const canSend =
-    ctx.myId !== null && ctx.buyerId !== null && ctx.sellerId !== null && ctx.listingId !== null;
+    ctx.myId !== null && ctx.buyerId !== null && ctx.sellerId !== null && sendListingId !== null;
 
   const onSend = useCallback(
     ({ content, url }: { content: string; url: string | null }) => {
@@ -194,7 +97,7 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
         buyerId: ctx.buyerId!,
         sellerId: ctx.sellerId!,
         senderId: ctx.myId!,
-        listingId: ctx.listingId!,
+        listingId: sendListingId!,
         content,
         url,
       });
@@ -210,7 +113,7 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
       ctx.buyerId,
       ctx.sellerId,
       ctx.myId,
-      ctx.listingId,
+      sendListingId,
       roomidCreate,
       location.state,
       navigate,
@@ -233,12 +136,19 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
   const switching = latest !== undefined && ctx.listingId !== null && ctx.listingId !== latest;
 
   const firstName = ctx.peer?.firstName || 'them';
+  const { cards, listing: dealListing } = deal;
+  const renderSpecial = useCallback(
+    (m: ChatMessage) =>
+      renderDealMessage(m, { cards, myId: ctx.myId, peerName: firstName, listing: dealListing }),
+    [cards, ctx.myId, firstName, dealListing],
+  );
   return (
     <>
       <ChatHeader
         peer={ctx.peer}
         peerId={ctx.peerId}
-        listing={headerListing}
+        // A deleted listing has no page to link to: the banner above the composer says so.
+        listing={deal.deleted ? null : headerListing}
         onClose={() => navigate('/inbox')}
       />
       <ConnectionBanner status={status} pendingCount={pending.filter((p) => p.status !== 'failed').length} />
@@ -268,6 +178,7 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
         onDiscard={discardMessage}
         older={older.available ? { loading: older.loading, load: () => void older.load() } : null}
         listings={listings}
+        renderSpecial={renderSpecial}
         empty={
           <div className="mx-auto my-8 max-w-sm rounded-2xl bg-white px-5 py-6 text-center shadow-card">
             <span className="mx-auto mb-3 flex h-11 w-11 items-center justify-center rounded-full bg-brand-50 text-brand-700">
@@ -282,6 +193,18 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
       />
       {ctx.peerId !== null && <BlockedNote userId={ctx.peerId} name={peerName || 'this student'} />}
       <ChatPresenceLine roomId={roomId} myId={ctx.myId} messages={messages ?? []} peerName={firstName} />
+      {deal.deleted && !messagesQuery.isPending && <DeletedListingBanner />}
+      {deal.listing && ctx.myId !== null && ctx.peerId !== null && (
+        <DealBar
+          listing={deal.listing}
+          roomId={roomId}
+          myId={ctx.myId}
+          peerId={ctx.peerId}
+          peerFirstName={firstName}
+          cards={deal.cards}
+          toRate={deal.toRate}
+        />
+      )}
       <div className="contents" onInput={onTyping}>
         <Composer
           onSend={onSend}

@@ -9,7 +9,7 @@ import type { SingleListingState } from '../navigation';
 import { ConditionChip } from './ConditionChip';
 import { ListingImage } from './ListingImage';
 import { SaveButton } from './SaveButton';
-import { SoldBadge } from './SoldBadge';
+import { StatusBadge } from './SoldBadge';
 
 /** Drawn widths of the photo (`sizes`), per layout: the rail's tiles and the responsive card. */
 const TILE_SIZES = '(min-width: 1024px) 18rem, (min-width: 768px) 21rem, 78vw';
@@ -69,7 +69,7 @@ export function ListingCard({
         compactPlaceholder={!tile}
         priority={priority}
       />
-      {listing.isSold && <SoldBadge className="absolute top-2 left-2 z-[1]" />}
+      <StatusBadge listing={listing} className="absolute top-2 left-2 z-[1]" />
       {userId !== null && !own && <SaveButton listing={listing} className="absolute top-2 right-2 z-[3]" />}
       {/* On a phone row the heart sits in the text's top-right corner: keep the text clear of it. */}
       <div

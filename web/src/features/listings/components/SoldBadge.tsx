@@ -1,15 +1,34 @@
+import { DEALS_MESSAGES } from '@campus/contract';
 import { cx } from '../../../ui/cx';
+
+const BADGE = 'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-bold tracking-wide uppercase';
 
 /** "Sold" ribbon on a card or the detail view. */
 export function SoldBadge({ className }: { className?: string }) {
+  return <span className={cx(BADGE, 'bg-slate-900/85 text-white', className)}>Sold</span>;
+}
+
+/**
+ * "Reserved" (features.md §A): an accepted offer holds the listing for one buyer; it stays in
+ * browse and search with this badge. Dark text on amber keeps the contrast over any photo.
+ */
+export function ReservedBadge({ className }: { className?: string }) {
   return (
-    <span
-      className={cx(
-        'inline-flex items-center rounded-full bg-slate-900/85 px-2.5 py-0.5 text-xs font-bold tracking-wide text-white uppercase',
-        className,
-      )}
-    >
-      Sold
+    <span className={cx(BADGE, 'bg-accent-400 text-slate-950 ring-1 ring-slate-900/10', className)}>
+      {DEALS_MESSAGES.reserved}
     </span>
   );
+}
+
+/** The badge of a listing's status, if any (available listings have none). */
+export function StatusBadge({
+  listing,
+  className,
+}: {
+  listing: { isSold: boolean; status?: string };
+  className?: string;
+}) {
+  if (listing.isSold) return <SoldBadge className={className} />;
+  if (listing.status === 'RESERVED') return <ReservedBadge className={className} />;
+  return null;
 }

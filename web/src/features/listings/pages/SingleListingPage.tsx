@@ -26,7 +26,7 @@ import { ReportButton } from '../../safety/ReportDialog';
 import { ConditionChip } from '../components/ConditionChip';
 import { PhotoGallery } from '../components/PhotoGallery';
 import { SaveButton } from '../components/SaveButton';
-import { SoldBadge } from '../components/SoldBadge';
+import { StatusBadge } from '../components/SoldBadge';
 import { prepareChatWithSeller } from '../chatHandoff';
 import { formatPrice, listedAgo, sellerShortName } from '../format';
 import { useListing } from '../hooks/useListing';
@@ -79,7 +79,9 @@ function OwnerPanel({ listing }: { listing: Listing }) {
       <p className="mt-1 text-sm text-slate-600">
         {listing.isSold
           ? 'It is marked as sold and hidden from browse and search.'
-          : 'Students can find it in browse and search and message you about it.'}
+          : listing.status === 'RESERVED'
+            ? `Reserved for ${listing.reservedFor?.firstName ?? 'a buyer'}. Confirm the sale with their hand-off code in your chat.`
+            : 'Students can find it in browse and search and message you about it.'}
       </p>
       <ul className="mt-3 space-y-1.5 text-sm font-medium text-slate-800">
         <li className="flex items-center gap-2">
@@ -302,7 +304,7 @@ export default function SingleListingPage() {
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,7fr)_minmax(0,5fr)] lg:gap-10">
         <div className="relative min-w-0">
           <PhotoGallery listing={listing} />
-          {listing.isSold && <SoldBadge className="absolute top-4 left-4 px-3 py-1 text-sm" />}
+          <StatusBadge listing={listing} className="absolute top-4 left-4 px-3 py-1 text-sm" />
         </div>
 
         <div className="min-w-0 space-y-6">
@@ -313,7 +315,7 @@ export default function SingleListingPage() {
             </h1>
             <div className="mt-3 flex flex-wrap items-center gap-3">
               <p className="text-3xl font-bold text-brand-800 tabular-nums">{formatPrice(listing.price)}</p>
-              {listing.isSold && <SoldBadge />}
+              <StatusBadge listing={listing} />
               <ConditionChip condition={listing.condition} className="px-2.5 py-1 text-sm" />
               {userId !== null && !isOwner && (
                 <SaveButton listing={listing} variant="inline" className="ml-auto" />

@@ -1,0 +1,121 @@
+import { useId } from 'react';
+import type { Meetup } from '@campus/contract';
+import { answerMeetup, downloadMeetupIcs, type MeetupAnswer } from '../../api/deals';
+import { Button } from '../../ui/Button';
+import { PinIcon } from '../../ui/icons';
+import { CardFrame } from './CardFrame';
+import { meetupActions } from './rules';
+import { useDealAction } from './useDealAction';
+import { formatMeetupTime, meetupWords } from './wording';
+
+/** A meet-up in the chat (features.md §A): where and when, and the viewer's buttons. */
+export function MeetupCard({
+  meetup,
+  myId,
+  peerName,
+}: {
+  meetup: Meetup;
+  myId: number | null;
+  peerName: string;
+}) {
+  const labelId = useId();
+  const { busy, error, run } = useDealAction(meetup.roomId);
+  const can = meetupActions(meetup, myId);
+  const words = meetupWords(meetup, myId, peerName);
+  const answer = (what: MeetupAnswer) => void run(what, () => answerMeetup(meetup.id, what));
+  const ended = words.tone === 'ended';
+
+  return (
+    <CardFrame
+      own={meetup.proposerId === myId}
+      kind="Meet-up"
+      icon={<PinIcon size={16} />}
+      words={words}
+      labelId={labelId}
+      error={error}
+      detail={
+        <dl className="mt-2 space-y-1 rounded-xl bg-slate-50 px-3 py-2 text-sm">
+          <div className="flex gap-2">
+            <dt className="w-12 shrink-0 text-slate-600">Where</dt>
+            <dd className={ended ? 'text-slate-600 line-through' : 'font-semibold text-slate-900'}>
+              {meetup.place}
+            </dd>
+          </div>
+          <div className="flex gap-2">
+            <dt className="w-12 shrink-0 text-slate-600">When</dt>
+            <dd className={ended ? 'text-slate-600 line-through' : 'font-semibold text-slate-900'}>
+              <time dateTime={meetup.startsAt}>{formatMeetupTime(meetup.startsAt)}</time>
+            </dd>
+          </div>
+        </dl>
+      }
+      actions={
+        <>
+          {(can.accept || can.decline) && (
+            <div className="mt-3 flex flex-wrap gap-2">
+              {can.accept && (
+                <Button
+                  size="sm"
+                  loading={busy === 'accept'}
+                  disabled={busy !== null}
+                  onClick={() => answer('accept')}
+                >
+                  Accept
+                </Button>
+              )}
+              {can.decline && (
+                <Button
+                  size="sm"
+                  variant="danger-outline"
+                  loading={busy === 'decline'}
+                  disabled={busy !== null}
+                  onClick={() => answer('decline')}
+                >
+                  Decline
+                </Button>
+              )}
+            </div>
+          )}
+          {/* Utilities on their own row, under the answer: calendar, no-show, cancel. */}
+          {(can.calendar || can.noShow || can.cancel) && (
+            <div className="mt-3 flex flex-wrap gap-2 border-t border-slate-100 pt-3">
+              {can.calendar && (
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  loading={busy === 'calendar'}
+                  disabled={busy !== null}
+                  onClick={() => void run('calendar', () => downloadMeetupIcs(meetup.id))}
+                >
+                  Add to calendar
+                </Button>
+              )}
+              {can.noShow && (
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  loading={busy === 'no-show'}
+                  disabled={busy !== null}
+                  onClick={() => answer('no-show')}
+                >
+                  They didn&apos;t show up
+                </Button>
+              )}
+              {can.cancel && (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  loading={busy === 'cancel'}
+                  disabled={busy !== null}
+                  onClick={() => answer('cancel')}
+                >
+                  Cancel meet-up
+                </Button>
+              )}
+            </div>
+          )}
+        </>
+      }
+    />
+  );
+}

@@ -1,0 +1,71 @@
+import { useState, type FormEvent } from 'react';
+import { DEALS_LIMITS, DEALS_MESSAGES, type Listing } from '@campus/contract';
+import { makeOffer } from '../../api/deals';
+import { Button } from '../../ui/Button';
+import { Dialog } from '../../ui/Dialog';
+import { TextField } from '../../ui/TextField';
+import { formatPrice } from '../listings/format';
+import { checkAmount } from './rules';
+import { useDealAction } from './useDealAction';
+
+/** "Make an offer" (buyer, listing AVAILABLE): the asking price pre-filled, checked as the contract does. */
+export function OfferDialog({
+  listing,
+  roomId,
+  open,
+  onClose,
+}: {
+  listing: Listing;
+  roomId: string;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const [value, setValue] = useState(String(listing.price));
+  const [error, setError] = useState<string | null>(null);
+  const action = useDealAction(roomId);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const checked = checkAmount(value);
+    if ('error' in checked) {
+      setError(checked.error);
+      return;
+    }
+    const made = await action.run('offer', () => makeOffer(listing.id, checked.amount));
+    if (made) onClose();
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={DEALS_MESSAGES.makeOffer}
+      description={`${listing.name} · asking ${formatPrice(listing.price)}`}
+    >
+      <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+        <TextField
+          label="Your offer ($)"
+          inputMode="decimal"
+          autoComplete="off"
+          autoFocus
+          value={value}
+          error={error ?? action.error}
+          hint={`The seller can accept, decline or counter. An offer expires after ${DEALS_LIMITS.offerExpiryHours} hours.`}
+          onChange={(e) => {
+            setValue(e.target.value);
+            setError(null);
+            action.setError(null);
+          }}
+        />
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={action.busy !== null}>
+            Send offer
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
