@@ -325,11 +325,18 @@ interface Peer {
   userId: number;
 }
 
-function connectClient(port: number, token: string): Promise<Client> {
+/**
+ * Each student connects from its own loopback address (127.0.x.y), as students do from their own
+ * phones: the server's per-IP cap on sockets that have not sent CONNECT yet (issue 8) stays on.
+ */
+function connectClient(port: number, token: string, index: number): Promise<Client> {
+  const localAddress = `127.0.${Math.floor(index / 250) + 1}.${(index % 250) + 1}`;
   return new Promise((resolve, reject) => {
     const client = new Client({
       webSocketFactory: () =>
-        new WebSocket(`ws://127.0.0.1:${port}/ws`, ['v12.stomp', 'v11.stomp', 'v10.stomp']),
+        new WebSocket(`ws://127.0.0.1:${port}/ws`, ['v12.stomp', 'v11.stomp', 'v10.stomp'], {
+          localAddress,
+        }),
       connectHeaders: { Authorization: `Bearer ${token}` },
       reconnectDelay: 0,
       heartbeatIncoming: 10_000,
@@ -417,7 +424,7 @@ async function run(mode: Mode): Promise<Result> {
       const user = seeded.users[i]!;
       const token = await tokens.issue({ userId: user.id, email: user.email, tokenVersion: 0 });
       // Buyers (even) on A, sellers (odd) on B.
-      const client = await connectClient(i % 2 === 0 ? serverA.port : serverB.port, token);
+      const client = await connectClient(i % 2 === 0 ? serverA.port : serverB.port, token, i);
       clients.push(client);
       client.onWebSocketClose = () => {
         if (!stopping) disconnects++;

@@ -1,10 +1,17 @@
 import { MESSAGES, roomIdFor, type ChatRoomSummary } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asStudent, createStudent, createTestApp, type Student, type TestApp } from '../../test/helper.js';
+import {
+  asStudent,
+  createStudent,
+  createTestApp,
+  dialects,
+  type Student,
+  type TestApp,
+} from '../../test/helper.js';
 import { createListing } from './testing.js';
 
 /** Issue 8 #17: deleting a listing does not end the conversation about it. */
-describe('a conversation about a deleted listing', () => {
+describe.each(dialects)('a conversation about a deleted listing (%s)', (dialect) => {
   let t: TestApp;
   let buyer: Student;
   let seller: Student;
@@ -12,7 +19,7 @@ describe('a conversation about a deleted listing', () => {
   let listingId: number;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ dialect });
     buyer = await createStudent(t, { firstName: 'Dee', lastName: 'Buyer' });
     seller = await createStudent(t, { firstName: 'Del', lastName: 'Seller' });
     stranger = await createStudent(t, { firstName: 'Sid', lastName: 'Stranger' });
