@@ -32,6 +32,10 @@ export type SendGuard = (input: {
   peerId: number;
   roomId: string;
   content: string;
+  /** Either student blocked the other (read with the send checks, in the same round trip). */
+  blocked: boolean;
+  /** Messages in the room before this one (0: a new conversation). */
+  earlier: number;
 }) => Promise<readonly string[]>;
 
 export interface HistoryQuery {
@@ -105,8 +109,13 @@ export class ChatService {
     const content = parsed.data.content.trim().length === 0 ? '' : parsed.data.content;
 
     const peerId = senderId === buyerId ? sellerId : buyerId;
-    const { listingSellerId, peerExists } = await store.sendChecks(this.db, listingId, peerId);
     const roomId = roomIdFor(buyerId, sellerId);
+    const { listingSellerId, peerExists, blocked, earlier } = await store.sendChecks(this.db, {
+      listingId,
+      senderId,
+      peerId,
+      roomId,
+    });
     // Issue 8 #17: a deleted listing does not end the conversation about it. The pair may go on
     // talking in the room that already held it (same buyer and seller); the room forgets the id.
     const listingGone = listingSellerId === null;
@@ -117,7 +126,7 @@ export class ChatService {
     if (!listingGone && listingSellerId !== buyerId && listingSellerId !== sellerId)
       throw forbidden(MESSAGES.chatRoomForbidden);
 
-    const flags = await this.sendGuard({ senderId, peerId, roomId, content });
+    const flags = await this.sendGuard({ senderId, peerId, roomId, content, blocked, earlier });
     const [low, high] = buyerId < sellerId ? [buyerId, sellerId] : [sellerId, buyerId];
     const row = await this.writer.write({
       roomId,

@@ -2,6 +2,7 @@ import { NOTIFICATION_LIMITS, parseRoomId, type ChatMessage } from '@campus/cont
 import type { AppContext } from '../context.js';
 import type { ChatModule } from '../chat/index.js';
 import { deliveryTime, isQuietTime } from './quiet-hours.js';
+import type { Presence } from './presence.js';
 import type { NotificationService } from './service.js';
 import * as store from './store.js';
 
@@ -21,16 +22,41 @@ interface RoomUser {
  * Both are jobs, so they survive restarts and run once with N processes; the hourly rule is a
  * conditional upsert, so even two runs racing send one e-mail.
  */
-export function registerChatMail(ctx: AppContext, chat: ChatModule, service: NotificationService): void {
+export function registerChatMail(
+  ctx: AppContext,
+  chat: ChatModule,
+  service: NotificationService,
+  presence: Presence,
+): void {
   const db = ctx.db.kysely;
+
+  /**
+   * Mail keys this process enqueued, until when they are surely still pending: the job waits
+   * 10 minutes, so for the first half of that a repeat enqueue would only bounce off its key —
+   * a write per chat message that was a third of the chat path's database time.
+   */
+  const pendingMail = new Map<string, number>();
+  function mailPending(key: string, now: number): boolean {
+    const until = pendingMail.get(key);
+    if (until !== undefined && until > now) return true;
+    if (pendingMail.size >= 50_000) {
+      for (const [k, u] of pendingMail) if (u <= now) pendingMail.delete(k);
+      if (pendingMail.size >= 50_000) pendingMail.clear();
+    }
+    pendingMail.set(key, now + DELAY_MS / 2);
+    return false;
+  }
 
   chat.service.afterSend.push(async (message: ChatMessage, recipientId: number) => {
     const job: RoomUser = { roomId: message.roomId, userId: recipientId };
     const now = ctx.clock();
-    await ctx.jobs.enqueue(db, CHAT_MAIL_JOB, job, {
-      runAt: now + DELAY_MS,
-      key: `chatmail:${message.roomId}:${recipientId}`,
-    });
+    const mailKey = `chatmail:${message.roomId}:${recipientId}`;
+    if (!mailPending(mailKey, now)) {
+      await ctx.jobs.enqueue(db, CHAT_MAIL_JOB, job, { runAt: now + DELAY_MS, key: mailKey });
+    }
+    // A push only ever goes to a student with no open session (checked again when it is sent);
+    // one who has the app open sees the message live, so no job at all.
+    if (await presence.hasOpenSession(recipientId)) return;
     await ctx.jobs.enqueue(db, CHAT_PUSH_JOB, job, {
       runAt: deliveryTime(now, ctx.config.campusTimezone),
       key: `chatpush:${message.roomId}:${recipientId}`,

@@ -34,7 +34,7 @@ export async function registerNotifications(
   const service = new NotificationService(ctx, presence, loadVapidKeys(ctx));
   service.registerJobs();
   registerDealNoticeJobs(ctx);
-  registerChatMail(ctx, chat, service);
+  registerChatMail(ctx, chat, service, presence);
   listings.service.onPriceDrop.push((trx, listing, oldCents) =>
     announcePriceDrop(ctx, trx, listing, oldCents),
   );
