@@ -112,7 +112,8 @@ export const DEALS_MESSAGES = {
   handoffNotReserved: 'This listing is not reserved, so there is no hand-off code',
   handoffNotBuyer: 'Only the reserved buyer can see the hand-off code',
   handoffNotSeller: 'Only the seller types the hand-off code',
-  handoffWrong: 'That code is not right. Ask the buyer to read it again.',
+  handoffWrong: (triesLeft: number) =>
+    `That code is not right. Ask the buyer to read it again (${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left).`,
   handoffLocked:
     'Hand-off is locked after 5 wrong codes. Release the reservation; the buyer can then make a new offer.',
   // web

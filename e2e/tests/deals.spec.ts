@@ -147,7 +147,9 @@ test('an offer becomes a confirmed hand-off, and both students rate each other',
   const wrong = String((Number(code) + 1) % 10_000).padStart(4, '0');
   await entry.getByLabel("Omar's 4-digit code").fill(wrong);
   await entry.getByRole('button', { name: 'Confirm hand-off' }).click();
-  await expect(entry.getByText('That code is not right. Ask the buyer to read it again.')).toBeVisible();
+  await expect(
+    entry.getByText('That code is not right. Ask the buyer to read it again (4 tries left).'),
+  ).toBeVisible();
   await shoot(seller, 'deals-handoff-entry');
   await entry.getByLabel("Omar's 4-digit code").fill(code);
   await entry.getByRole('button', { name: 'Confirm hand-off' }).click();

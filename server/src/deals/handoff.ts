@@ -14,7 +14,7 @@ import { announceDealConfirmed } from '../notifications/deal-notices.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
 
-type Outcome = { ok: true; deal: Deal } | { ok: false; locked: boolean };
+type Outcome = { ok: true; deal: Deal } | { ok: false; locked: boolean; triesLeft: number };
 
 /** The hand-off code (features.md §A): the buyer shows it, the seller types it, the sale is confirmed. */
 export class HandoffService {
@@ -74,13 +74,13 @@ export class HandoffService {
             { offer },
           );
         }
-        return { ok: false, locked };
+        return { ok: false, locked, triesLeft: DEALS_LIMITS.handoffMaxFailures - failures };
       }
       return { ok: true, deal: await this.complete(tx, listing, offer, topic) };
     });
     if (!outcome.ok) {
       if (outcome.locked) throw conflict(DEALS_MESSAGES.handoffLocked);
-      throw badRequest(DEALS_MESSAGES.handoffWrong);
+      throw badRequest(DEALS_MESSAGES.handoffWrong(outcome.triesLeft));
     }
     return { deal: outcome.deal };
   }

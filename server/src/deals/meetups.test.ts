@@ -228,7 +228,7 @@ describe.each(dialects)('meet-ups and hand-off (%s)', (dialect) => {
       const wrong = code === '0000' ? '1111' : '0000';
       for (let i = 1; i <= 4; i++) {
         const res = await call(t, c.seller, 'POST', `/listings/${c.listingId}/handoff`, { code: wrong });
-        expect([res.statusCode, res.json().message]).toEqual([400, DEALS_MESSAGES.handoffWrong]);
+        expect([res.statusCode, res.json().message]).toEqual([400, DEALS_MESSAGES.handoffWrong(5 - i)]);
       }
       const fifth = await call(t, c.seller, 'POST', `/listings/${c.listingId}/handoff`, { code: wrong });
       expect([fifth.statusCode, fifth.json().message]).toEqual([409, DEALS_MESSAGES.handoffLocked]);
