@@ -308,8 +308,12 @@ export default defineConfig(({ mode }) => ({
     modulePreload: { polyfill: false },
     rolldownOptions: {
       treeshake: {
-        // The contract's modules only declare constants, functions and (pure, see above) schemas.
-        moduleSideEffects: [{ test: /[\\/]contract[\\/]src[\\/]/, sideEffects: false }],
+        // The contract's modules only declare constants, functions and (pure, see above) schemas —
+        // except zod.ts, which switches Zod to its eval-free parser before any schema exists.
+        moduleSideEffects: [
+          { test: /[\\/]contract[\\/]src[\\/]zod\.ts$/, sideEffects: true },
+          { test: /[\\/]contract[\\/]src[\\/]/, sideEffects: false },
+        ],
       },
     },
   },

@@ -1,5 +1,5 @@
 import type { MeetupSpot } from './deals.js';
-import { z } from 'zod';
+import { z } from './zod.js';
 import { LIMITS } from './limits.js';
 import { MESSAGES } from './messages.js';
 

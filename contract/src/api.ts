@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import type { CampusInfo, PublicUser, UserInfo } from './accounts.js';
 import { CATEGORIES } from './categories.js';
 import type { ChatMessage, ChatRoomSummary } from './chat.js';

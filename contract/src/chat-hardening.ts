@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /** Limits of the realtime chat (issue 8 #10), shared by the server and the docs. */
 export const CHAT_LIMITS = {

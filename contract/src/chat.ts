@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { LIMITS } from './limits.js';
 import { DB_INT_MAX, isDbId } from './chat-hardening.js';
 import { MESSAGES } from './messages.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { dbIdSchema } from './chat-hardening.js';
 import { dollarsToCents } from './listings.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { CATEGORIES, type Category } from './categories.js';
 import { LIMITS } from './limits.js';
 import type { ImageVariants } from './media.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { formatDollars } from './deals.js';
 
 /** Section D of features.md: notification centre, e-mail, web push, chat presence. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { listingResponse } from './api.js';
 import type { Deal } from './deals.js';
 import type { Listing } from './listings.js';
