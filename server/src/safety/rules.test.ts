@@ -10,6 +10,7 @@ import {
 } from '../../test/helper.js';
 import { parseProhibitedTerms } from '../config.js';
 import { multipart, postListing, validFields } from '../listings/testing.js';
+import { DEMO_LISTINGS } from '../seed/data.js';
 import { findProhibited } from './terms.js';
 import { DEFAULT_PROHIBITED_RULES } from '@campus/contract';
 import { call } from './testing.js';
@@ -50,6 +51,11 @@ describe('prohibited terms', () => {
     'Contact paper for shelves',
   ])('lets %j through', (text) => {
     expect(findProhibited(DEFAULT_PROHIBITED_RULES, text)).toBeNull();
+  });
+
+  it('the demo data a fresh install shows obeys the rules it enforces', () => {
+    const hits = DEMO_LISTINGS.map((l) => findProhibited(DEFAULT_PROHIBITED_RULES, l.name, l.description));
+    expect(hits.filter((h) => h !== null)).toEqual([]);
   });
 
   it('PROHIBITED_TERMS replaces the defaults and must be well formed', () => {

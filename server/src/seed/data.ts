@@ -359,10 +359,10 @@ export const DEMO_LISTINGS: DemoListing[] = [
     description: 'Yamaha, great beginner guitar, soft case and extra strings.',
   },
   {
-    name: 'Parking permit sublease',
+    name: 'Bike locker sublease',
     category: 'OTHER',
-    price: '150',
-    description: 'Commuter lot permit for the spring semester.',
+    price: '40',
+    description: 'Covered bike locker by the engineering building for the spring semester.',
   },
   {
     name: 'Houseplants (3)',
