@@ -234,10 +234,26 @@ export class ListingsService {
     cursor: Cursor | undefined,
   ): Promise<Page> {
     const after = cursor?.kind === 'search' ? { score: cursor.score, id: cursor.id } : undefined;
-    // A hit the database no longer shows (sold or deleted by another process) is dropped from the
-    // index and the search runs again; in one process this never loops.
+    const { hits, page, listings } = await this.freshHits(limit, () =>
+      this.search.search(query, filters, limit + 1, after),
+    );
+    const last = page[page.length - 1];
+    const next: Cursor | undefined =
+      hits.length > limit && last ? { kind: 'search', score: last.score, id: last.id } : undefined;
+    return { listings, next };
+  }
+
+  /**
+   * Runs an index search and loads its first `limit` hits as listings. A hit the database no
+   * longer shows (sold or deleted by another process) is dropped from the index and the search
+   * runs again; in one process this never loops.
+   */
+  private async freshHits<H extends { id: number }>(
+    limit: number,
+    searchIndex: () => Promise<H[]>,
+  ): Promise<{ hits: H[]; page: H[]; listings: Listing[] }> {
     for (let attempt = 0; ; attempt += 1) {
-      const hits = await this.search.search(query, filters, limit + 1, after);
+      const hits = await searchIndex();
       const page = hits.slice(0, limit);
       const rows = await store.findUnsoldByIds(
         this.db,
@@ -256,10 +272,7 @@ export class ListingsService {
           return row ? [row] : [];
         }),
       );
-      const last = page[page.length - 1];
-      const next: Cursor | undefined =
-        hits.length > limit && last ? { kind: 'search', score: last.score, id: last.id } : undefined;
-      return { listings, next };
+      return { hits, page, listings };
     }
   }
 
@@ -277,36 +290,18 @@ export class ListingsService {
         : cursor?.kind === 'browse'
           ? { price: 0, id: cursor.id }
           : undefined;
-    for (let attempt = 0; ; attempt += 1) {
-      const hits = await this.search.searchSorted(query, filters, sort, limit + 1, after);
-      const page = hits.slice(0, limit);
-      const rows = await store.findUnsoldByIds(
-        this.db,
-        page.map((h) => h.id),
-      );
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      const stale = page.filter((h) => !byId.has(h.id));
-      if (stale.length > 0 && attempt < 3) {
-        for (const h of stale) this.search.forget(h.id);
-        continue;
-      }
-      const listings = await store.toListings(
-        this.db,
-        page.flatMap((h) => {
-          const row = byId.get(h.id);
-          return row ? [row] : [];
-        }),
-      );
-      const last = page[page.length - 1];
-      let next: Cursor | undefined;
-      if (hits.length > limit && last) {
-        next =
-          sort === 'newest'
-            ? { kind: 'browse', id: last.id }
-            : { kind: 'price', price: last.price, id: last.id };
-      }
-      return { listings, next };
+    const { hits, page, listings } = await this.freshHits(limit, () =>
+      this.search.searchSorted(query, filters, sort, limit + 1, after),
+    );
+    const last = page[page.length - 1];
+    let next: Cursor | undefined;
+    if (hits.length > limit && last) {
+      next =
+        sort === 'newest'
+          ? { kind: 'browse', id: last.id }
+          : { kind: 'price', price: last.price, id: last.id };
     }
+    return { listings, next };
   }
 
   /** Flips sold/unsold; only the seller. Returns the listing as it now is. */

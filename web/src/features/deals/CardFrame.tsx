@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Button, type ButtonVariant } from '../../ui/Button';
 import { cx } from '../../ui/cx';
 import { AlertIcon } from '../../ui/icons';
 import type { CardWords, Tone } from './wording';
@@ -76,5 +77,26 @@ export function CardFrame({
         )}
       </article>
     </li>
+  );
+}
+
+/** A card button: spins while its own action runs, and waits while any other of the card's runs. */
+export function CardAction({
+  name,
+  busy,
+  variant,
+  onPress,
+  children,
+}: {
+  name: string;
+  busy: string | null;
+  variant?: ButtonVariant;
+  onPress: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Button size="sm" variant={variant} loading={busy === name} disabled={busy !== null} onClick={onPress}>
+      {children}
+    </Button>
   );
 }

@@ -1,9 +1,8 @@
 import { useId } from 'react';
 import type { Meetup } from '@campus/contract';
 import { answerMeetup, downloadMeetupIcs, type MeetupAnswer } from '../../api/deals';
-import { Button } from '../../ui/Button';
 import { PinIcon } from '../../ui/icons';
-import { CardFrame } from './CardFrame';
+import { CardAction, CardFrame } from './CardFrame';
 import { meetupActions } from './rules';
 import { useDealAction } from './useDealAction';
 import { formatMeetupTime, meetupWords } from './wording';
@@ -54,25 +53,19 @@ export function MeetupCard({
           {(can.accept || can.decline) && (
             <div className="mt-3 flex flex-wrap gap-2">
               {can.accept && (
-                <Button
-                  size="sm"
-                  loading={busy === 'accept'}
-                  disabled={busy !== null}
-                  onClick={() => answer('accept')}
-                >
+                <CardAction name="accept" busy={busy} onPress={() => answer('accept')}>
                   Accept
-                </Button>
+                </CardAction>
               )}
               {can.decline && (
-                <Button
-                  size="sm"
+                <CardAction
+                  name="decline"
+                  busy={busy}
                   variant="danger-outline"
-                  loading={busy === 'decline'}
-                  disabled={busy !== null}
-                  onClick={() => answer('decline')}
+                  onPress={() => answer('decline')}
                 >
                   Decline
-                </Button>
+                </CardAction>
               )}
             </div>
           )}
@@ -80,37 +73,24 @@ export function MeetupCard({
           {(can.calendar || can.noShow || can.cancel) && (
             <div className="mt-3 flex flex-wrap gap-2 border-t border-slate-100 pt-3">
               {can.calendar && (
-                <Button
-                  size="sm"
+                <CardAction
+                  name="calendar"
+                  busy={busy}
                   variant="secondary"
-                  loading={busy === 'calendar'}
-                  disabled={busy !== null}
-                  onClick={() => void run('calendar', () => downloadMeetupIcs(meetup.id))}
+                  onPress={() => void run('calendar', () => downloadMeetupIcs(meetup.id))}
                 >
                   Add to calendar
-                </Button>
+                </CardAction>
               )}
               {can.noShow && (
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  loading={busy === 'no-show'}
-                  disabled={busy !== null}
-                  onClick={() => answer('no-show')}
-                >
+                <CardAction name="no-show" busy={busy} variant="secondary" onPress={() => answer('no-show')}>
                   They didn&apos;t show up
-                </Button>
+                </CardAction>
               )}
               {can.cancel && (
-                <Button
-                  size="sm"
-                  variant="ghost"
-                  loading={busy === 'cancel'}
-                  disabled={busy !== null}
-                  onClick={() => answer('cancel')}
-                >
+                <CardAction name="cancel" busy={busy} variant="ghost" onPress={() => answer('cancel')}>
                   Cancel meet-up
-                </Button>
+                </CardAction>
               )}
             </div>
           )}

@@ -4,7 +4,7 @@ import { answerOffer, counterOffer, type OfferAnswer } from '../../api/deals';
 import { Button } from '../../ui/Button';
 import { WalletIcon } from '../../ui/icons';
 import { TextField } from '../../ui/TextField';
-import { CardFrame } from './CardFrame';
+import { CardAction, CardFrame } from './CardFrame';
 import { checkAmount, offerActions } from './rules';
 import { useDealAction } from './useDealAction';
 import { offerWords } from './wording';
@@ -105,14 +105,9 @@ export function OfferCard({
         ) : any ? (
           <div className="mt-3 flex flex-wrap gap-2">
             {can.accept && (
-              <Button
-                size="sm"
-                loading={busy === 'accept'}
-                disabled={busy !== null}
-                onClick={() => answer('accept')}
-              >
+              <CardAction name="accept" busy={busy} onPress={() => answer('accept')}>
                 Accept
-              </Button>
+              </CardAction>
             )}
             {can.counter && (
               <Button
@@ -126,26 +121,19 @@ export function OfferCard({
               </Button>
             )}
             {can.decline && (
-              <Button
-                size="sm"
+              <CardAction
+                name="decline"
+                busy={busy}
                 variant="danger-outline"
-                loading={busy === 'decline'}
-                disabled={busy !== null}
-                onClick={() => answer('decline')}
+                onPress={() => answer('decline')}
               >
                 Decline
-              </Button>
+              </CardAction>
             )}
             {can.withdraw && (
-              <Button
-                size="sm"
-                variant="secondary"
-                loading={busy === 'withdraw'}
-                disabled={busy !== null}
-                onClick={() => answer('withdraw')}
-              >
+              <CardAction name="withdraw" busy={busy} variant="secondary" onPress={() => answer('withdraw')}>
                 Withdraw
-              </Button>
+              </CardAction>
             )}
           </div>
         ) : null
