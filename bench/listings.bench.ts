@@ -15,7 +15,8 @@
  * Environment: BENCH_LISTINGS (100000), BENCH_SECONDS per autocannon run (10),
  * BENCH_CONNECTIONS (16), BENCH_ROUNDS of the latency query mix (5), BENCH_REPEATS of each
  * app/bare throughput pair (3, the median ratio is reported), BENCH_DIALECTS (sqlite,postgres),
- * BENCH_WRITE=0 to leave docs/performance.md alone.
+ * BENCH_WRITE=0 to leave docs/performance.md alone, BENCH_READS=0 to skip the throughput pairs,
+ * BENCH_SLOWEST=N to print the N slowest requests of each latency mix.
  *
  * Cost curve (`npm run bench:curve`): BENCH_CURVE=10000,100000,1000000 runs each size in turn
  * (latency, index build, RSS; no throughput) and writes the "## Cost curve" section instead.
@@ -63,6 +64,9 @@ const PG_URL =
   'postgres://postgres@127.0.0.1:5432/test';
 const JWT_SECRET = randomBytes(32).toString('hex');
 const SELLERS = 50;
+const SLOWEST = Number(process.env.BENCH_SLOWEST ?? 0);
+/** BENCH_READS=0 skips the read-throughput pairs (latency and agreement only). */
+const READS = process.env.BENCH_READS !== '0';
 
 interface Percentiles {
   n: number;
@@ -360,12 +364,19 @@ function get(
   });
 }
 
-async function latency(port: number, token: string, urls: string[]): Promise<Percentiles> {
+async function latency(port: number, token: string, urls: string[], label?: string): Promise<Percentiles> {
   const samples: number[] = [];
+  const timed: Array<{ url: string; ms: number }> = [];
   for (const url of urls) {
     const res = await get(port, url, token);
     if (res.status !== 200) throw new Error(`${url} -> ${res.status} ${res.body.toString().slice(0, 200)}`);
     samples.push(res.ms);
+    timed.push({ url, ms: res.ms });
+  }
+  // BENCH_SLOWEST=N prints the N slowest requests of each timed mix (to find what a p95 is made of).
+  if (label && SLOWEST > 0) {
+    for (const t of timed.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST))
+      console.log(`  [${label}] ${fmt(t.ms)} ms ${decodeURIComponent(t.url)}`);
   }
   return percentiles(samples);
 }
@@ -556,10 +567,10 @@ async function runDialect(dialect: string): Promise<DialectResult | string> {
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' / ');
-    const searchPlain = await latency(app.port, token, plain);
-    const searchFiltered = await latency(app.port, token, filtered);
-    const filters = await latency(app.port, token, filtersOnly);
-    const searchSelling = await latency(app.port, token, selling);
+    const searchPlain = await latency(app.port, token, plain, 'search');
+    const searchFiltered = await latency(app.port, token, filtered, 'search + filters');
+    const filters = await latency(app.port, token, filtersOnly, 'filters alone');
+    const searchSelling = await latency(app.port, token, selling, 'section B');
     console.log(
       `[${dialect}] search + condition + course code + price sort p50/p95/p99 ${fmt(searchSelling.p50)}/${fmt(searchSelling.p95)}/${fmt(searchSelling.p99)} ms`,
     );
@@ -587,7 +598,7 @@ async function runDialect(dialect: string): Promise<DialectResult | string> {
     }
 
     const results: Throughput[] = [];
-    for (const url of CURVE ? [] : ['/listings/recent', `/listing/${someId}`]) {
+    for (const url of CURVE || !READS ? [] : ['/listings/recent', `/listing/${someId}`]) {
       const r = await throughput(app.port, token, url, dataDir);
       results.push(r);
       console.log(

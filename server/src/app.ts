@@ -47,6 +47,8 @@ export interface BuildOptions {
   chat?: ChatOptions;
   /** Where the built web app lives; defaults to web/dist beside the server package. */
   webDist?: string;
+  /** SQLite: WAL checkpoints in a worker thread, off the event loop (the server's main.ts). */
+  backgroundCheckpoint?: boolean;
 }
 
 declare module 'fastify' {
@@ -77,7 +79,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
     routerOptions: { ignoreTrailingSlash: true },
   });
 
-  const db = openDb(given);
+  const db = openDb({ ...given, backgroundCheckpoint: options.backgroundCheckpoint });
   await migrateToLatest(db);
   await db.refreshPlannerStats();
   // Listings grow from a handful to many thousands: re-check the planner's statistics hourly.

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const app = await buildApp(config);
+  const app = await buildApp(config, { backgroundCheckpoint: true });
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Campus Market is running at ${config.publicUrl} (database: ${app.ctx.db.dialect})`);
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -23,13 +24,21 @@ export interface Db {
 // int8 (COUNT(*), bigint timestamps) arrives as a string by default; our values fit in a double.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export function openDb(options: { databaseUrl?: string; dataDir: string; sqliteFile?: string }): Db {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  const file = options.sqliteFile ?? path.join(options.dataDir, 'market.db');
-  return openSqlite(file);
+export interface OpenOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  sqliteFile?: string;
+  /** SQLite: checkpoint the WAL from a worker thread (checkpointer.ts); the server does. */
+  backgroundCheckpoint?: boolean;
 }
 
-function openSqlite(file: string): Db {
+export function openDb(options: OpenOptions): Db {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  const file = options.sqliteFile ?? path.join(options.dataDir, 'market.db');
+  return openSqlite(file, options.backgroundCheckpoint === true);
+}
+
+function openSqlite(file: string, backgroundCheckpoint: boolean): Db {
   mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -37,6 +46,11 @@ function openSqlite(file: string): Db {
   sqlite.pragma('busy_timeout = 5000');
   // WAL + NORMAL is durable across process crashes; only an OS crash can lose the last commit.
   sqlite.pragma('synchronous = NORMAL');
+  let checkpointer: Checkpointer | undefined;
+  if (backgroundCheckpoint) {
+    sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    checkpointer = startCheckpointer(file);
+  }
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
@@ -55,7 +69,10 @@ function openSqlite(file: string): Db {
       if (analysed) sqlite.pragma('optimize');
       else sqlite.exec('ANALYZE');
     },
-    close: () => kysely.destroy(),
+    close: async () => {
+      await kysely.destroy();
+      await checkpointer?.stop();
+    },
   };
 }
 
