@@ -13,7 +13,8 @@
  *
  * Environment: BENCH_CHAT_SECONDS (60), BENCH_CHAT_CLIENTS (2000), BENCH_CHAT_RATE (1000),
  * BENCH_CHAT_MODES (single,redis), BENCH_DATABASE_URL or TEST_DATABASE_URL and BENCH_REDIS_URL or
- * TEST_REDIS_URL for the redis mode (skipped without them), BENCH_CHAT_WRITE=0 to skip the doc.
+ * TEST_REDIS_URL for the redis mode (skipped without them), BENCH_CHAT_WRITE=0 to skip the doc,
+ * BENCH_CHAT_CPU_PROF=dir for the servers' CPU profiles, BENCH_CHAT_NODE_ARGS for more node flags.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -275,7 +276,9 @@ async function spawnAndWait(args: string[], env: Record<string, string>): Promis
   const profile = process.env.BENCH_CHAT_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CHAT_CPU_PROF}`]
     : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', ...args], {
+  // BENCH_CHAT_NODE_ARGS: more flags for the server processes (e.g. --trace-gc to see pauses).
+  const extra = process.env.BENCH_CHAT_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...profile, ...extra, '--import', 'tsx', ...args], {
     cwd: root,
     env: {
       ...process.env,

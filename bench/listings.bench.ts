@@ -16,7 +16,8 @@
  * BENCH_CONNECTIONS (16), BENCH_ROUNDS of the latency query mix (5), BENCH_REPEATS of each
  * app/bare throughput pair (3, the median ratio is reported), BENCH_DIALECTS (sqlite,postgres),
  * BENCH_WRITE=0 to leave docs/performance.md alone, BENCH_READS=0 to skip the throughput pairs,
- * BENCH_SLOWEST=N to print the N slowest requests of each latency mix.
+ * BENCH_SLOWEST=N to print the N slowest requests of each latency mix, BENCH_CPU_PROF=dir for
+ * the server's CPU profile.
  *
  * Cost curve (`npm run bench:curve`): BENCH_CURVE=10000,100000,1000000 runs each size in turn
  * (latency, index build, RSS; no throughput) and writes the "## Cost curve" section instead.
@@ -281,7 +282,11 @@ function waitForListening(child: ChildProcess, pattern: RegExp): Promise<number>
 
 async function startApp(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  // BENCH_CPU_PROF=dir writes the server's CPU profile there (node --cpu-prof) when it stops.
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/src/main.ts'], {
     cwd: root,
     // Request logging off (warn): the figures are about the app, not about writing logs to a pipe.
     env: {

@@ -78,6 +78,23 @@ test('post with a photo, find it by browse, typo search and price, manage it as 
   await expect(buyer.getByText('$45')).toBeVisible();
   await expect(buyer.getByRole('button', { name: 'Chat with the seller' })).toBeVisible();
   await expect(buyer.getByText('Pickup on Campus')).toBeVisible();
+
+  // Opened directly, the page's photo is preloaded by the boot script as soon as the listing's
+  // answer names it, with the srcset and sizes of the <picture> that shows it: one download.
+  await buyer.reload();
+  await expect(buyer.getByRole('heading', { name: ITEM })).toBeVisible();
+  const preload = buyer.locator('link[rel=preload][as=image]');
+  await expect(preload).toHaveCount(1);
+  const avif = buyer.locator('picture source[type="image/avif"]').first();
+  expect(await preload.getAttribute('imagesrcset')).toBe(await avif.getAttribute('srcset'));
+  expect(await preload.getAttribute('imagesizes')).toBe(await avif.getAttribute('sizes'));
+  await expect(buyer.locator('picture img').first()).toHaveJSProperty('complete', true);
+  const downloads = await buyer.evaluate(() => {
+    const img = document.querySelector('picture img') as HTMLImageElement;
+    return { src: img.currentSrc, count: performance.getEntriesByName(img.currentSrc).length };
+  });
+  expect(downloads.src).toMatch(/\.avif$/);
+  expect(downloads.count).toBe(1);
   const listingUrl = buyer.url();
   await shoot(buyer, 'listing-visitor');
 

@@ -3,10 +3,14 @@
  * while the entry (React, the router) is still downloading. For the page being opened it
  * 1. adds `<link rel="modulepreload">` for the page's lazy chunk and its imports (otherwise only
  *    discovered once the entry has run), and
- * 2. starts the page's first API calls; the API client (`api/client.ts`) picks the answers up.
+ * 2. starts the page's first API calls; the API client (`api/client.ts`) picks the answers up;
+ * 3. on pages whose largest element is a listing photo (the dashboard's rail, a listing), preloads
+ *    that photo as soon as the answer naming it arrives, instead of after React has rendered.
  * The page-to-chunk table is filled in at build time by the `campus:boot` plugin (vite.config.ts).
  * No imports other than the tiny prefetch registry: this must stay small.
  */
+import { variantSrcset, type ImageVariants } from '@campus/contract/media';
+import { DETAIL_PHOTO_SIZES, RAIL_TILE_SIZES } from '../features/listings/photoSizes';
 import { registerPrefetch } from './prefetch';
 
 declare const __ROUTE_CHUNKS__: Record<string, string[]>;
@@ -34,28 +38,59 @@ function readToken(): { token: string; claims: Claims } | null {
   }
 }
 
-/** Page chunk and API calls (path + query, as the API client builds them) for a location. */
+interface ListingLike {
+  imageVariants?: ImageVariants | null;
+  photos?: Array<{ variants?: ImageVariants | null }>;
+}
+
+/** The first screen's main photo: which call names it, where, and how wide it is drawn. */
+interface PhotoHint {
+  call: string;
+  sizes: string;
+  pick: (body: unknown) => ImageVariants | null | undefined;
+}
+
+/** Page chunk, API calls (path + query, as the API client builds them) and main photo for a location. */
 function plan(
   pathname: string,
   search: string,
   claims: Claims | null,
-): { page: string; calls: string[] } | null {
+): { page: string; calls: string[]; photo?: PhotoHint } | null {
   const me = claims?.sub ? `/users/info?${new URLSearchParams({ email: claims.sub })}` : null;
   const mine = (calls: string[]) => (claims ? calls : []);
   if (pathname === '/') return { page: 'LandingPage', calls: [] };
   if (pathname === '/login') return { page: 'LoginPage', calls: [] };
   if (pathname === '/signup') return { page: 'SignUpPage', calls: [] };
   if (pathname === '/dashboard') {
+    const rail = `/listings/recent?limit=${RAIL_LIMIT}`;
     return {
       page: 'DashboardPage',
-      calls: mine([`/listings/recent?limit=${RAIL_LIMIT}`, ...(me ? [me] : [])]),
+      calls: mine([rail, ...(me ? [me] : [])]),
+      // The rail's first tile (LatestRail, ListingCard "tile").
+      photo: {
+        call: rail,
+        sizes: RAIL_TILE_SIZES,
+        pick: (body) => (body as ListingLike[])[0]?.imageVariants,
+      },
     };
   }
   if (pathname === '/all_listings') {
     return { page: 'AllListingsPage', calls: mine(search === '' ? [`/listings?limit=${PAGE_LIMIT}`] : []) };
   }
   const single = /^\/single_listing\/(\d{1,10})$/.exec(pathname);
-  if (single) return { page: 'SingleListingPage', calls: mine([`/listing/${single[1]}`]) };
+  if (single) {
+    const call = `/listing/${single[1]}`;
+    return {
+      page: 'SingleListingPage',
+      calls: mine([call]),
+      // The gallery's first photo (PhotoGallery).
+      photo: {
+        call,
+        sizes: DETAIL_PHOTO_SIZES,
+        pick: (body) => (body as ListingLike).photos?.[0]?.variants ?? (body as ListingLike).imageVariants,
+      },
+    };
+  }
   if (pathname === '/inbox') return { page: 'InboxPage', calls: mine(['/api/chats']) };
   if (pathname === '/addlisting') return { page: 'AddListingPage', calls: [] };
   if (pathname === '/cat_listing') return { page: 'CategoryListingsPage', calls: [] };
@@ -85,7 +120,35 @@ function boot(): void {
     // An unused failed call must not surface as an unhandled rejection.
     response.catch(() => undefined);
     registerPrefetch(url, { token: session.token, startedAt: performance.now(), response });
+    if (target.photo?.call === path) preloadPhoto(response, target.photo);
   }
+}
+
+/**
+ * `<link rel="preload" as="image">` for the photo the answer names, in the first format its
+ * `<picture>` offers (AVIF; a browser without it skips the preload by its type), with the same
+ * srcset and sizes, so the `<img>` React renders later finds the file already on its way.
+ */
+function preloadPhoto(response: Promise<Response>, hint: PhotoHint): void {
+  response
+    .then((r) => (r.ok ? (r.clone().json() as Promise<unknown>) : null))
+    .then((body) => {
+      const variants = body ? hint.pick(body) : null;
+      const format = variants?.formats[0];
+      if (!variants || !format) return;
+      const link = document.createElement('link');
+      link.rel = 'preload';
+      link.as = 'image';
+      link.type = `image/${format}`;
+      link.setAttribute(
+        'imagesrcset',
+        variantSrcset({ ...variants, url: `${__API_BASE__}${variants.url}` }, format),
+      );
+      link.setAttribute('imagesizes', hint.sizes);
+      link.setAttribute('fetchpriority', 'high');
+      document.head.appendChild(link);
+    })
+    .catch(() => undefined);
 }
 
 boot();

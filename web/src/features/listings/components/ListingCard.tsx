@@ -8,12 +8,9 @@ import { formatPrice, listedAgo } from '../format';
 import type { SingleListingState } from '../navigation';
 import { ConditionChip } from './ConditionChip';
 import { ListingImage } from './ListingImage';
+import { LIST_ROW_SIZES, RAIL_TILE_SIZES } from '../photoSizes';
 import { SaveButton } from './SaveButton';
 import { StatusBadge } from './SoldBadge';
-
-/** Drawn widths of the photo (`sizes`), per layout: the rail's tiles and the responsive card. */
-const TILE_SIZES = '(min-width: 1024px) 18rem, (min-width: 768px) 21rem, 78vw';
-const ROW_SIZES = '(min-width: 768px) 22rem, (min-width: 640px) 9rem, 7rem';
 
 export interface ListingCardProps {
   listing: Listing;
@@ -58,7 +55,7 @@ export function ListingCard({
       <ListingImage
         src={listing.thumbnailUrl ?? listing.imageUrl}
         variants={listing.imageVariants}
-        sizes={tile ? TILE_SIZES : ROW_SIZES}
+        sizes={tile ? RAIL_TILE_SIZES : LIST_ROW_SIZES}
         alt={listing.name}
         category={listing.category}
         className={cx(

@@ -4,8 +4,9 @@ import { apiUrl } from '../../../api/client';
 import { cx } from '../../../ui/cx';
 import { ChevronLeftIcon, ChevronRightIcon } from '../../../ui/icons';
 import { ListingImage } from './ListingImage';
+import { DETAIL_PHOTO_SIZES } from '../photoSizes';
 
-const SIZES = '(min-width: 1024px) 42rem, 100vw';
+const SIZES = DETAIL_PHOTO_SIZES;
 const BOX = 'aspect-[4/3] w-full rounded-3xl border border-slate-200 bg-slate-100';
 
 const reducedMotion = () =>
