@@ -117,7 +117,8 @@ describe.each(dialects)('MessageWriter (%s)', (dialect) => {
       ...(i % 3 === 0 ? other : base),
       content: `burst ${i}`,
     }));
-    // The first write goes alone; the 29 queued behind it share one commit.
+    // PostgreSQL: the first write goes alone, the 29 queued behind it share one commit. SQLite: the
+    // 30 written in one turn of the event loop share one commit.
     const rows = await Promise.all(burst.map((m) => writer.write(m)));
     expect(rows.map((r) => r.content)).toEqual(burst.map((m) => m.content));
     expect(rows.map((r) => r.room_id)).toEqual(burst.map((m) => m.roomId));
@@ -134,6 +135,30 @@ describe.each(dialects)('MessageWriter (%s)', (dialect) => {
     });
     await db.kysely.deleteFrom('chat_messages').execute();
     await db.kysely.deleteFrom('chat_rooms').execute();
+  });
+
+  it('gives the messages written in one turn one commit (two statements), on SQLite too', async () => {
+    let statements = 0;
+    const counted = db.kysely.withPlugin({
+      transformQuery: (args) => {
+        statements += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const writer = new MessageWriter(counted, dialect);
+    const contents = Array.from({ length: 10 }, (_, i) => `turn ${i}`);
+    try {
+      const rows = await Promise.all(contents.map((content) => writer.write({ ...base, content })));
+      expect(rows.map((r) => r.content)).toEqual(contents);
+      // SQLite: all ten in one batch (room upsert + message insert). PostgreSQL: the first message
+      // alone (its one CTE statement), then the other nine as one batch.
+      if (dialect === 'sqlite') expect(statements).toBe(2);
+      else expect(statements).toBeLessThanOrEqual(4);
+    } finally {
+      await db.kysely.deleteFrom('chat_messages').execute();
+      await db.kysely.deleteFrom('chat_rooms').execute();
+    }
   });
 
   it('stores concurrent messages in order, and a refused one fails alone', async () => {

@@ -14,6 +14,11 @@ interface Pending {
  * the next one. Under load one commit carries many messages (the cost of a commit is paid once);
  * when idle a message is written on its own at once. Order is kept. If a batch fails, its messages
  * are retried one by one so that one bad message fails alone.
+ *
+ * SQLite commits synchronously, inside the turn of the event loop that asked for it, so nothing can
+ * arrive "while a commit is running" and every batch would hold one message. There the first write
+ * waits for `setImmediate` — the end of the current I/O phase, when every socket read in it has been
+ * handled — and the messages those reads carried share one commit. An idle message waits for no timer.
  */
 export class MessageWriter {
   private queue: Pending[] = [];
@@ -28,12 +33,14 @@ export class MessageWriter {
   write(message: NewMessage): Promise<MessageRow> {
     return new Promise((resolve, reject) => {
       this.queue.push({ message, resolve, reject });
-      if (!this.running) void this.drain();
+      if (this.running) return;
+      this.running = true;
+      if (this.dialect === 'sqlite') setImmediate(() => void this.drain());
+      else void this.drain();
     });
   }
 
   private async drain(): Promise<void> {
-    this.running = true;
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.maxBatch);
