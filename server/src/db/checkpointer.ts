@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
  * a committed transaction is in the WAL either way.
  */
 export interface Checkpointer {
-  /** Resolves after one more checkpoint in the worker (tests, shutdown). */
+  /** Resolves after one more checkpoint in the worker (tests). */
   checkpoint(): Promise<{ log: number; checkpointed: number }>;
   stop(): Promise<void>;
 }

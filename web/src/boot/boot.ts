@@ -7,10 +7,11 @@
  * 3. on pages whose largest element is a listing photo (the dashboard's rail, a listing), preloads
  *    that photo as soon as the answer naming it arrives, instead of after React has rendered.
  * The page-to-chunk table is filled in at build time by the `campus:boot` plugin (vite.config.ts).
- * No imports other than the tiny prefetch registry: this must stay small.
+ * It imports only the tiny prefetch registry, the srcset builder and the photo layout: it must stay small.
  */
+import type { Listing } from '@campus/contract';
 import { variantSrcset, type ImageVariants } from '@campus/contract/media';
-import { DETAIL_PHOTO_SIZES, RAIL_TILE_SIZES } from '../features/listings/photoSizes';
+import { DETAIL_PHOTO_SIZES, RAIL_TILE_SIZES, leadPhotoVariants } from '../features/listings/photoLayout';
 import { registerPrefetch } from './prefetch';
 
 declare const __ROUTE_CHUNKS__: Record<string, string[]>;
@@ -36,11 +37,6 @@ function readToken(): { token: string; claims: Claims } | null {
   } catch {
     return null;
   }
-}
-
-interface ListingLike {
-  imageVariants?: ImageVariants | null;
-  photos?: Array<{ variants?: ImageVariants | null }>;
 }
 
 /** The first screen's main photo: which call names it, where, and how wide it is drawn. */
@@ -70,7 +66,7 @@ function plan(
       photo: {
         call: rail,
         sizes: RAIL_TILE_SIZES,
-        pick: (body) => (body as ListingLike[])[0]?.imageVariants,
+        pick: (body) => (body as Listing[])[0]?.imageVariants,
       },
     };
   }
@@ -87,7 +83,7 @@ function plan(
       photo: {
         call,
         sizes: DETAIL_PHOTO_SIZES,
-        pick: (body) => (body as ListingLike).photos?.[0]?.variants ?? (body as ListingLike).imageVariants,
+        pick: (body) => leadPhotoVariants(body as Listing),
       },
     };
   }

@@ -8,7 +8,7 @@ import { formatPrice, listedAgo } from '../format';
 import type { SingleListingState } from '../navigation';
 import { ConditionChip } from './ConditionChip';
 import { ListingImage } from './ListingImage';
-import { LIST_ROW_SIZES, RAIL_TILE_SIZES } from '../photoSizes';
+import { LIST_ROW_SIZES, RAIL_TILE_SIZES } from '../photoLayout';
 import { SaveButton } from './SaveButton';
 import { StatusBadge } from './SoldBadge';
 

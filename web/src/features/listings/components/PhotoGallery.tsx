@@ -4,9 +4,8 @@ import { apiUrl } from '../../../api/client';
 import { cx } from '../../../ui/cx';
 import { ChevronLeftIcon, ChevronRightIcon } from '../../../ui/icons';
 import { ListingImage } from './ListingImage';
-import { DETAIL_PHOTO_SIZES } from '../photoSizes';
+import { DETAIL_PHOTO_SIZES, leadPhotoVariants } from '../photoLayout';
 
-const SIZES = DETAIL_PHOTO_SIZES;
 const BOX = 'aspect-[4/3] w-full rounded-3xl border border-slate-200 bg-slate-100';
 
 const reducedMotion = () =>
@@ -28,8 +27,8 @@ export function PhotoGallery({ listing }: { listing: Listing }) {
     return (
       <ListingImage
         src={listing.imageUrl ?? listing.thumbnailUrl}
-        variants={photos[0]?.variants ?? listing.imageVariants}
-        sizes={SIZES}
+        variants={leadPhotoVariants(listing)}
+        sizes={DETAIL_PHOTO_SIZES}
         alt={listing.name}
         category={listing.category}
         priority
@@ -91,7 +90,7 @@ export function PhotoGallery({ listing }: { listing: Listing }) {
               <ListingImage
                 src={photo.url}
                 variants={photo.variants}
-                sizes={SIZES}
+                sizes={DETAIL_PHOTO_SIZES}
                 alt={`${listing.name}, photo ${i + 1} of ${count}`}
                 category={listing.category}
                 priority={i === 0}
