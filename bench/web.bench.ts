@@ -15,10 +15,11 @@
  *   accessibility, best practices, and the JavaScript the visit downloaded (bytes on the wire,
  *   Brotli as the server sends it; requests).
  *
- * BENCH_PAGES=/,/dashboard limits the pages; BENCH_PORT (3190) the port.
+ * BENCH_PAGES=/,/dashboard limits the pages; BENCH_PORT (3190) the port; BENCH_REPORTS=dir keeps
+ * every run's full Lighthouse report (JSON) there.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@stomp/stompjs';
@@ -51,6 +52,8 @@ interface Run {
   jsRequests: number;
   /** Audits of accessibility and best practices that failed, and the LCP element: what to fix. */
   findings: string[];
+  /** Lighthouse's own failure (e.g. NO_NAVSTART), when the run measured nothing. */
+  runtimeError?: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -130,6 +133,9 @@ async function measure(url: string, token: string | null): Promise<Run> {
   try {
     const page = await browser.newPage();
     if (token) {
+      // As after a login in the web app: the token in localStorage and its cookie, which lets the
+      // server render the page's first screen.
+      await browser.setCookie({ name: 'cm_token', value: token, domain: 'localhost', path: '/' });
       await page.evaluateOnNewDocument((t: string) => {
         (
           globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }
@@ -148,6 +154,11 @@ async function measure(url: string, token: string | null): Promise<Run> {
     );
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
+    if (process.env.BENCH_REPORTS) {
+      mkdirSync(process.env.BENCH_REPORTS, { recursive: true });
+      const name = `${new URL(url).pathname.replace(/[^a-z0-9]+/gi, '_') || '_'}-${Date.now()}.json`;
+      writeFileSync(path.join(process.env.BENCH_REPORTS, name), JSON.stringify(lhr));
+    }
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
     const requests =
@@ -170,6 +181,7 @@ async function measure(url: string, token: string | null): Promise<Run> {
     if (lcpNode) findings.push(`LCP element: ${lcpNode.slice(0, 140)}`);
     return {
       findings,
+      runtimeError: lhr.runtimeError?.code,
       performance: score('performance'),
       accessibility: score('accessibility'),
       bestPractices: score('best-practices'),
@@ -267,7 +279,16 @@ async function main(): Promise<void> {
     for (const [page, loggedIn] of pages) {
       if (only && !only.some((p) => page === p || page.startsWith(`${p}/`))) continue;
       const runs: Run[] = [];
-      for (let i = 0; i < RUNS; i += 1) runs.push(await measure(`${BASE}${page}`, loggedIn ? token : null));
+      for (let i = 0; i < RUNS; i += 1) {
+        // Lighthouse sometimes fails to record the trace (NO_NAVSTART): such a run measured nothing,
+        // so it is run again (at most twice) instead of counting as a zero.
+        let run = await measure(`${BASE}${page}`, loggedIn ? token : null);
+        for (let retry = 0; retry < 2 && run.runtimeError; retry += 1) {
+          console.log(`${page}: ${run.runtimeError}; running it again`);
+          run = await measure(`${BASE}${page}`, loggedIn ? token : null);
+        }
+        runs.push(run);
+      }
       const m = median(runs);
       rows.push([page, m, runs]);
       console.log(

@@ -276,16 +276,28 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig(({ mode }) => ({
+/**
+ * `vite build --ssr src/ssr/entry-server.tsx --outDir dist-ssr` builds the server renderer
+ * (server/src/web/ loads it): the same app without the browser-only build steps (service worker,
+ * boot script, precompressed copies). The contract is TypeScript source, so it is bundled in.
+ */
+export default defineConfig(({ mode, isSsrBuild }) => ({
   plugins: [
     react(),
     tailwindcss(),
     contractTreeShaking(),
-    pwa(),
     inlineContractConstants(),
-    bootScript(loadEnv(mode, import.meta.dirname, 'VITE_').VITE_API_BASE_URL?.replace(/\/+$/, '') ?? ''),
-    precompress(),
+    ...(isSsrBuild
+      ? []
+      : [
+          pwa(),
+          bootScript(
+            loadEnv(mode, import.meta.dirname, 'VITE_').VITE_API_BASE_URL?.replace(/\/+$/, '') ?? '',
+          ),
+          precompress(),
+        ]),
   ],
+  ssr: { noExternal: ['@campus/contract'] },
   resolve: {
     // React Router's package exports resolve to its development build everywhere; its production
     // build is the same code with the development warnings switched off (dropped by the minifier).
@@ -302,6 +314,8 @@ export default defineConfig(({ mode }) => ({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // The server renderer needs no copy of public/ (the browser build has it).
+    copyPublicDir: !isSsrBuild,
     target: 'es2022',
     sourcemap: false,
     // Every browser the app supports knows <link rel="modulepreload">: no polyfill in the entry.

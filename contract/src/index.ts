@@ -8,6 +8,7 @@ export * from './chat.js';
 export * from './errors.js';
 export * from './auth-hardening.js';
 export * from './media.js';
+export * from './session.js';
 export * from './selling.js';
 export * from './api.js';
 export * from './chat-hardening.js';

@@ -1,6 +1,7 @@
 // Issue 14: usability and accessibility, as a keyboard-only student on a flaky network would meet
 // it, with axe-core on every screen and on the states the issue names, at 390 and 1280 px.
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { gotoBrowserRendered } from '../support/browserRendered.js';
 import { expectAccessible } from '../support/axe.js';
 import { settled } from '../support/settle.js';
 import { shoot } from '../support/shots.js';
@@ -129,7 +130,7 @@ test('top-bar search, filters, category price bands and the dashboard retry', as
 
   // Item 14: the dashboard's failed rail offers "Try again", which loads it.
   await page.route(/\/listings\/recent/, (route) => route.abort());
-  await page.reload();
+  await gotoBrowserRendered(page, '/dashboard');
   await expect(page.getByText('We could not load the latest listings.')).toBeVisible();
   await page.unroute(/\/listings\/recent/);
   await page.getByRole('button', { name: 'Try again' }).click();
@@ -209,7 +210,7 @@ test('honest errors, keyboard-safe delete, Back, offline screens, focus and sess
 
   // Item 2: a load failure shows the error and "Try again", never an empty state.
   await page.route(/\/listings\/self/, (route) => route.abort());
-  await page.goto('/personalListings');
+  await gotoBrowserRendered(page, '/personalListings');
   await expect(page.getByText('We could not load your listings right now.')).toBeVisible();
   await expect(page.getByText('You have no listings yet')).toHaveCount(0);
   await shoot(page, 'usability-load-error');
@@ -218,7 +219,7 @@ test('honest errors, keyboard-safe delete, Back, offline screens, focus and sess
   await page.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('link', { name: /Clamp lamp/ })).toBeVisible();
   await page.route(/\/listings(\?|$)/, (route) => route.abort());
-  await page.goto('/all_listings');
+  await gotoBrowserRendered(page, '/all_listings');
   await expect(page.getByText('We could not load listings right now.')).toBeVisible();
   await expect(page.getByText(/snapped up/)).toHaveCount(0);
   await page.unroute(/\/listings(\?|$)/);

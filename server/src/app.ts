@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
-import { LIMITS, MESSAGES } from '@campus/contract';
+import { LIMITS } from '@campus/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -29,6 +27,7 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { registerMailJobs } from './mail/jobs.js';
 import { registerMediaJobs } from './media/jobs.js';
 import { outboxRoutes } from './mail/outbox-routes.js';
+import { registerWeb } from './web/index.js';
 
 export interface BuildOptions {
   /** Milliseconds since the epoch; tests inject a movable clock. */
@@ -47,6 +46,8 @@ export interface BuildOptions {
   chat?: ChatOptions;
   /** Where the built web app lives; defaults to web/dist beside the server package. */
   webDist?: string;
+  /** How long a page may take to render on the server before the plain shell is sent instead. */
+  pageRenderBudgetMs?: number;
   /** SQLite: WAL checkpoints in a worker thread, off the event loop (the server's main.ts). */
   backgroundCheckpoint?: boolean;
 }
@@ -180,7 +181,11 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
     );
   }
   if (redis) app.log.info(`Redis channels and keys are prefixed with "${config.keyPrefix}"`);
-  await registerWeb(app, options.webDist ?? process.env.WEB_DIST ?? DEFAULT_WEB_DIST);
+  await registerWeb(
+    app,
+    options.webDist ?? process.env.WEB_DIST ?? DEFAULT_WEB_DIST,
+    options.pageRenderBudgetMs,
+  );
   // Every module has registered its job handlers by now.
   ctx.jobs.start();
   return app;
@@ -193,33 +198,4 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
 async function deploymentPrefix(db: Db): Promise<string> {
   const row = await db.kysely.selectFrom('deployment').select('id').executeTakeFirstOrThrow();
   return `cm:${row.id}:`;
-}
-
-/** Serves the built SPA; unknown GETs that want HTML get index.html, API misses get JSON 404. */
-async function registerWeb(app: FastifyInstance, webDist: string): Promise<void> {
-  const hasWeb = existsSync(path.join(webDist, 'index.html'));
-  if (hasWeb) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      prefix: '/',
-      wildcard: false,
-      index: ['index.html'],
-      // The web build writes .br/.gz copies; browsers that accept them get the smaller file.
-      preCompressed: true,
-      setHeaders: (res, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.header('cache-control', 'public, max-age=31536000, immutable');
-        } else {
-          res.header('cache-control', 'no-cache');
-        }
-      },
-    });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const wantsHtml = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
-    if (hasWeb && wantsHtml) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
-    return reply.code(404).send({ message: MESSAGES.notFound, code: 'NOT_FOUND' });
-  });
 }

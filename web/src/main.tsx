@@ -1,26 +1,39 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { hydrate, type DehydratedState } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { queryClient } from './api/queryClient';
-import { AppRoutes } from './app/routing';
-import { routes } from './router';
-import { Toaster } from './ui/Toaster';
+import { App } from './app/App';
+import { recordEarlyInput } from './ssr/earlyInput';
+import { SSR_STATE_ID } from './ssr/state';
 import './index.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <AppRoutes routes={routes} />
-      </BrowserRouter>
-      <Toaster />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+const app = <App client={queryClient} router={(routes) => <BrowserRouter>{routes}</BrowserRouter>} />;
+
+// The server rendered this page's first screen (server/src/web/): take over its markup with the
+// answers it was rendered from, so the first render here is the same and asks the API for nothing.
+const serverState = document.getElementById(SSR_STATE_ID);
+if (serverState && container.firstChild) {
+  // Text typed before a field is hydrated is kept and handed over (ssr/earlyInput.ts).
+  recordEarlyInput(container);
+  try {
+    hydrate(queryClient, JSON.parse(serverState.textContent ?? '{}') as DehydratedState);
+  } catch {
+    // Unreadable state: the queries simply load again.
+  }
+  // A transition: React hydrates in slices and yields to the browser between them, so a phone's
+  // main thread is never blocked for long (Total Blocking Time) while the page becomes interactive.
+  startTransition(() => {
+    hydrateRoot(container, app);
+  });
+} else {
+  startTransition(() => {
+    createRoot(container).render(app);
+  });
+}
 
 // The service worker (installable app, offline page, push) registers once the page has loaded and
 // the browser is idle: nothing of it is on the first render's path.

@@ -3,6 +3,7 @@ import { takePrefetched } from '../boot/prefetch';
 import { setSessionEndReason } from '../session/endReason';
 import { isTokenValid } from '../session/jwt';
 import { clearToken, getToken, setToken } from '../session/token';
+import { isServer, serverRequest } from '../ssr/request';
 
 /** Base URL of the API (build setting `VITE_API_BASE_URL`); '' = same origin. */
 export const API_BASE_URL = (import.meta.env.VITE_API_BASE_URL ?? '').replace(/\/+$/, '');
@@ -168,7 +169,7 @@ export async function apiRequestWithResponse<T>(
 
   const controller = new AbortController();
   let timedOut = false;
-  const timer = window.setTimeout(() => {
+  const timer = globalThis.setTimeout(() => {
     timedOut = true;
     controller.abort();
   }, timeoutMs);
@@ -180,10 +181,12 @@ export async function apiRequestWithResponse<T>(
   const prefetched =
     method === 'GET' && requestBody === undefined && !options.isRetry ? takePrefetched(url, token) : null;
 
+  // In the server renderer, GETs are answered in-process as the student being rendered for.
+  const send = isServer ? (serverRequest()?.fetch ?? fetch) : fetch;
   let response: Response;
   try {
     response = await (prefetched ??
-      fetch(url, {
+      send(url, {
         method,
         headers: finalHeaders,
         body: requestBody,
@@ -194,11 +197,11 @@ export async function apiRequestWithResponse<T>(
     if (signal?.aborted) throw cause; // cancelled by the caller (e.g. TanStack Query): rethrow as is
     throw new ApiError(0, null, timedOut ? 'TIMEOUT' : 'NETWORK', cause);
   } finally {
-    window.clearTimeout(timer);
+    globalThis.clearTimeout(timer);
     signal?.removeEventListener('abort', onOuterAbort);
   }
 
-  const refreshed = response.headers.get(REFRESHED_TOKEN_HEADER);
+  const refreshed = isServer ? null : response.headers.get(REFRESHED_TOKEN_HEADER);
   if (refreshed) setToken(refreshed);
 
   let parsed: unknown;
@@ -209,6 +212,8 @@ export async function apiRequestWithResponse<T>(
   }
 
   if (!response.ok) {
+    // The server renderer leaves every 401 to the browser (it drops that query from the page).
+    if (isServer) throw errorFromResponse(response, parsed);
     // A request sent with the token a password change just replaced: retry it with the new one.
     if (response.status === 401 && token && getToken() && getToken() !== token && !options.isRetry) {
       return apiRequestWithResponse<T>(path, { ...options, isRetry: true });

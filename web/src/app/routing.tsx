@@ -17,6 +17,7 @@ import {
   lazy,
   Suspense,
   useContext,
+  useEffect,
   useLayoutEffect,
   useMemo,
   type ComponentType,
@@ -31,6 +32,7 @@ import {
   useRoutes,
   type RouteObject,
 } from 'react-router';
+import { replayEarlyInput } from '../ssr/earlyInput';
 import { PageSpinner } from '../ui/Spinner';
 
 type LazyRoute = () => Promise<{ Component?: ComponentType | null }>;
@@ -88,20 +90,45 @@ function RouteBoundary({ fallback, children }: { fallback: ReactNode; children: 
   );
 }
 
+/**
+ * One `React.lazy` per route module for the life of the page (and of the server process): once a
+ * page's chunk has loaded, every later render — a second server render of the same page, the
+ * browser's hydration of it — renders it at once instead of suspending again.
+ */
+const lazyPages = new WeakMap<LazyRoute, ComponentType>();
+
+function lazyPage(load: LazyRoute, path: string | undefined): ComponentType {
+  let Page = lazyPages.get(load);
+  if (!Page) {
+    Page = lazy(async () => {
+      const { Component: Loaded } = await load();
+      if (!Loaded) throw new Error(`Route ${path ?? ''} has no Component`);
+      return { default: Loaded };
+    });
+    lazyPages.set(load, Page);
+  }
+  return Page;
+}
+
+/**
+ * Once a page has hydrated (its boundary commits), text typed into its fields before that is handed
+ * to React (ssr/earlyInput.ts). Renders nothing.
+ */
+function EarlyInputHandover() {
+  useEffect(() => replayEarlyInput(), []);
+  return null;
+}
+
 /** The same tree with `lazy` and `errorElement` turned into elements `useRoutes` renders. */
 function toElementRoutes(routes: RouteObject[]): RouteObject[] {
   return routes.map((route): RouteObject => {
     let element = route.element;
     if (typeof route.lazy === 'function') {
-      const load = route.lazy as LazyRoute;
-      const Page = lazy(async () => {
-        const { Component: Loaded } = await load();
-        if (!Loaded) throw new Error(`Route ${route.path ?? ''} has no Component`);
-        return { default: Loaded };
-      });
+      const Page = lazyPage(route.lazy as LazyRoute, route.path);
       element = (
         <Suspense fallback={<PageSpinner />}>
           <Page />
+          <EarlyInputHandover />
         </Suspense>
       );
     }
@@ -127,6 +154,8 @@ export function AppRoutes({ routes }: { routes: RouteObject[] }) {
     [routes, location],
   );
   const rendered = useRoutes(elementRoutes, location);
+  // The top bar's fields hydrate with the root, before the page's boundary.
+  useEffect(() => replayEarlyInput(), []);
   return <HandlesContext.Provider value={handles}>{rendered}</HandlesContext.Provider>;
 }
 

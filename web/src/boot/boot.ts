@@ -12,6 +12,7 @@
 import type { Listing } from '@campus/contract';
 import { variantSrcset, type ImageVariants } from '@campus/contract/media';
 import { DETAIL_PHOTO_SIZES, RAIL_TILE_SIZES, leadPhotoVariants } from '../features/listings/photoLayout';
+import { clearTokenCookie, readTokenCookie, writeTokenCookie } from '../session/tokenCookie';
 import { registerPrefetch } from './prefetch';
 
 declare const __ROUTE_CHUNKS__: Record<string, string[]>;
@@ -95,18 +96,37 @@ function plan(
   return null;
 }
 
+/**
+ * The cookie that lets the server render logged-in pages mirrors the stored token: written for a
+ * session that predates it (or after a refresh), removed once the token is gone or expired.
+ */
+function syncTokenCookie(session: { token: string; claims: Claims } | null): void {
+  try {
+    const cookie = readTokenCookie();
+    if (session && cookie !== session.token) writeTokenCookie(session.token, session.claims.exp);
+    else if (!session && cookie !== null) clearTokenCookie();
+  } catch {
+    // Cookies blocked: pages are then rendered in the browser, as before.
+  }
+}
+
 function boot(): void {
   const session = readToken();
+  syncTokenCookie(session);
   const target = plan(location.pathname, location.search, session?.claims ?? null);
   if (!target) return;
+  // A page the server rendered already shows its first screen (with its data and photo).
+  const rendered = document.documentElement.hasAttribute('data-ssr');
   for (const href of __ROUTE_CHUNKS__[target.page] ?? []) {
     const link = document.createElement('link');
     link.rel = 'modulepreload';
     link.crossOrigin = '';
+    // It paints without them: the stylesheet and the photo go first (server/src/web/renderer.ts).
+    if (rendered) link.setAttribute('fetchpriority', 'low');
     link.href = href;
     document.head.appendChild(link);
   }
-  if (!session) return;
+  if (!session || rendered) return;
   for (const path of target.calls) {
     const url = `${__API_BASE__}${path}`;
     const response = fetch(url, {

@@ -22,6 +22,7 @@ type PrefetchWindow = Window & { [PREFETCH_GLOBAL]?: Map<string, PrefetchedCall>
  * seconds; each answer is handed out once (a later refetch asks the server again).
  */
 export function takePrefetched(url: string, token: string | null): Promise<Response> | null {
+  if (typeof window === 'undefined') return null; // the server renderer
   const calls = (window as PrefetchWindow)[PREFETCH_GLOBAL];
   const call = calls?.get(url);
   if (!calls || !call) return null;

@@ -8,6 +8,11 @@ export function useIsLoggedIn(): boolean {
 
 const PUBLIC_PATHS = new Set(['/', '/signup', '/login', '/resetPass', '/verify']);
 
+/** Screens anyone may open (no login guard). */
+export function isPublicPath(pathname: string): boolean {
+  return PUBLIC_PATHS.has(pathname);
+}
+
 /**
  * Where to go after login: the `from` of the navigation state (a Location from the guard, or a
  * path string from the landing page) when it is a protected screen; otherwise null.

@@ -1,4 +1,7 @@
 import { useSyncExternalStore } from 'react';
+import { isServer, serverRequest } from '../ssr/request';
+import { decodeJwt } from './jwt';
+import { clearTokenCookie, writeTokenCookie } from './tokenCookie';
 
 /** Local-storage key of the session token (spec §2, §3). */
 export const TOKEN_KEY = 'token';
@@ -6,6 +9,8 @@ export const TOKEN_KEY = 'token';
 const CHANGE_EVENT = 'campus:token-change';
 
 export function getToken(): string | null {
+  // Server render: the token of the request being rendered (its cookie).
+  if (isServer) return serverRequest()?.token ?? null;
   try {
     return window.localStorage.getItem(TOKEN_KEY);
   } catch {
@@ -16,6 +21,7 @@ export function getToken(): string | null {
 export function setToken(token: string): void {
   try {
     window.localStorage.setItem(TOKEN_KEY, token);
+    writeTokenCookie(token, decodeJwt(token)?.exp);
   } finally {
     window.dispatchEvent(new Event(CHANGE_EVENT));
   }
@@ -24,6 +30,7 @@ export function setToken(token: string): void {
 export function clearToken(): void {
   try {
     window.localStorage.removeItem(TOKEN_KEY);
+    clearTokenCookie();
   } finally {
     window.dispatchEvent(new Event(CHANGE_EVENT));
   }
@@ -42,7 +49,10 @@ export function subscribeToken(listener: () => void): () => void {
   };
 }
 
-/** The stored token, re-rendering when it changes. */
+/**
+ * The stored token, re-rendering when it changes. The server snapshot is the token too: the server
+ * rendered the page with the cookie that mirrors it, so hydration sees the same student.
+ */
 export function useToken(): string | null {
-  return useSyncExternalStore(subscribeToken, getToken, () => null);
+  return useSyncExternalStore(subscribeToken, getToken, getToken);
 }

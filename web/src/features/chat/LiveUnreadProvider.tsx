@@ -1,3 +1,4 @@
+import { isServer } from '../../ssr/request';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { UnreadCountContext } from '../../ui/unread';
 import { useUnreadTitle } from '../../ui/useDocumentTitle';
@@ -16,9 +17,8 @@ export function LiveUnreadProvider({ children }: { children: ReactNode }) {
   return (
     <UnreadCountContext value={unread}>
       {children}
-      <Suspense fallback={null}>
-        <LiveUnreadLink onTotal={setUnread} />
-      </Suspense>
+      {/* The live link starts in the browser; the server renders the empty boundary it hydrates. */}
+      <Suspense fallback={null}>{isServer ? null : <LiveUnreadLink onTotal={setUnread} />}</Suspense>
     </UnreadCountContext>
   );
 }

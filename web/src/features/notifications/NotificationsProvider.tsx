@@ -1,3 +1,4 @@
+import { isServer } from '../../ssr/request';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { NotificationCountContext } from '../../ui/notificationCount';
 
@@ -10,9 +11,8 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   return (
     <NotificationCountContext value={count}>
       {children}
-      <Suspense fallback={null}>
-        <LiveNotificationsLink onCount={setCount} />
-      </Suspense>
+      {/* The live link starts in the browser; the server renders the empty boundary it hydrates. */}
+      <Suspense fallback={null}>{isServer ? null : <LiveNotificationsLink onCount={setCount} />}</Suspense>
     </NotificationCountContext>
   );
 }

@@ -193,10 +193,12 @@ function VisitorPanel({ listing, myId }: { listing: Listing; myId: number }) {
       >
         Chat with the seller
       </Button>
-      <p className="text-sm text-slate-600">
+      {/* A div, not a p: the report dialog inside it may not sit in a paragraph (the HTML parser
+          would close the p before it, and the server-rendered page would not match the app's). */}
+      <div className="text-sm text-slate-600">
         Something wrong with this listing?{' '}
         <ReportButton targetType="LISTING" targetId={listing.id} label="Report listing" />
-      </p>
+      </div>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-1">
         <div className="flex gap-3 rounded-2xl border border-slate-200 bg-white p-4">
           <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700">

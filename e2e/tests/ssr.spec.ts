@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { registeredStudent } from '../support/students.js';
+
+/**
+ * Issue 13: a logged-in page's first screen comes in its HTML (server-rendered with the `cm_token`
+ * cookie the web app keeps beside its token), the browser then takes it over without throwing it
+ * away, and logging out removes the cookie.
+ */
+test('a logged-in page paints from its HTML and is taken over by the app without errors', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || /hydrat/i.test(msg.text())) problems.push(`${msg.type()}: ${msg.text()}`);
+  });
+
+  const student = await registeredStudent(page, 'Rene', 'Render');
+
+  // The login left a cookie that mirrors the stored token: first-party, Lax, not a credential for the API.
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const cookie = (await context.cookies()).find((c) => c.name === 'cm_token');
+  expect(cookie?.value).toBe(token);
+  expect(cookie?.sameSite).toBe('Lax');
+  expect((await page.request.get('/users/me/safety')).status()).toBe(401);
+
+  // The HTML itself holds the first screen, with the student's own data.
+  const html = await (await page.request.get('/dashboard', { headers: { accept: 'text/html' } })).text();
+  expect(html).toContain('data-ssr');
+  expect(html).toContain(`Welcome back, ${student.firstName}!`);
+
+  // Without any JavaScript at all, the page still shows it: it was painted from the HTML.
+  const noJs = await browser.newContext({ javaScriptEnabled: false });
+  await noJs.addCookies(await context.cookies());
+  const still = await noJs.newPage();
+  await still.goto('/dashboard');
+  await expect(still.getByRole('heading', { level: 1 })).toHaveText(`Welcome back, ${student.firstName}!`);
+  await noJs.close();
+
+  // With JavaScript, the app takes the markup over (hydration) and the page works as before.
+  problems.length = 0;
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome back, ${student.firstName}!`);
+  await page
+    .getByRole('link', { name: /View Products/i })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/all_listings/);
+  expect(problems).toEqual([]);
+
+  // Logging out removes the cookie; the same page is then only the app shell (and the guard's redirect).
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Log Out' }).first().click();
+  await expect(page).toHaveURL(/\/(login)?$/);
+  expect((await context.cookies()).find((c) => c.name === 'cm_token')).toBeUndefined();
+  const after = await (await page.request.get('/dashboard', { headers: { accept: 'text/html' } })).text();
+  expect(after).not.toContain('data-ssr');
+  expect(after).not.toContain('Welcome back');
+  await context.close();
+});

@@ -1,0 +1,163 @@
+/**
+ * Server-rendered pages (issue 13): the page route hands the renderer the student of the `cm_token`
+ * cookie and an in-process, read-only fetch that calls the API as that student; its markup and
+ * state are put into the shell. The cookie is never a credential for the API itself. The renderer
+ * here is a stand-in module with the real interface (web/src/ssr/entry-server.tsx builds the real
+ * one; the browser journeys in e2e/tests/ssr.spec.ts exercise it).
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStudent, createTestApp, dialects, type Student, type TestApp } from '../../test/helper.js';
+import { readCookie } from './cookies.js';
+
+const SHELL = `<!doctype html>
+<html lang="en">
+  <head><script type="module" crossorigin src="/assets/index-abc.js"></script>
+  <link rel="modulepreload" crossorigin href="/assets/react-abc.js"></head>
+  <body><div id="root"></div></body>
+</html>`;
+
+/**
+ * Renders the student's name from GET /users/info (fetched through the given fetch), refuses a
+ * POST, and follows instructions in the URL: `/slow` never answers, `/boom` throws, `/public-only`
+ * renders only for a logged-out visitor; a token goes into the state so a test can see which
+ * student the render was for.
+ */
+const RENDERER = `
+export async function render({ url, token, fetch }) {
+  if (url.startsWith('/slow')) return new Promise(() => {});
+  if (url.startsWith('/boom')) throw new Error('render failed');
+  if (url.startsWith('/post')) {
+    try { await fetch('/listings', { method: 'POST', body: '{}' }); return { html: 'posted', state: '{}' }; }
+    catch (e) { return { html: 'refused: ' + e.message, state: '{}' }; }
+  }
+  if (!token) return url === '/' ? { html: '<h1>Welcome</h1>', state: '{"q":"</script><!--x"}' } : null;
+  const email = JSON.parse(atob(token.split('.')[1])).sub;
+  const res = await fetch('/users/info?email=' + encodeURIComponent(email));
+  const body = await res.json();
+  return { html: '<p>' + res.status + ' ' + body.firstName + ' costs $& and $1</p>', state: JSON.stringify({ status: res.status }) };
+}
+`;
+
+describe.each(dialects)('server-rendered pages (%s)', (dialect) => {
+  let t: TestApp;
+  let student: Student;
+  let webRoot: string;
+
+  beforeAll(async () => {
+    webRoot = await mkdtemp(path.join(tmpdir(), 'cm-web-'));
+    await mkdir(path.join(webRoot, 'dist'));
+    await mkdir(path.join(webRoot, 'dist-ssr'));
+    await writeFile(path.join(webRoot, 'dist', 'index.html'), SHELL);
+    await writeFile(path.join(webRoot, 'dist-ssr', 'entry-server.js'), RENDERER);
+    // A short render budget: the never-answering render gives up on it (no waiting on the real 1.5 s).
+    t = await createTestApp({ dialect, webDist: path.join(webRoot, 'dist'), pageRenderBudgetMs: 50 });
+    student = await createStudent(t, { firstName: 'Ada' });
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await rm(webRoot, { recursive: true, force: true });
+  });
+
+  const page = (url: string, cookie?: string, encoding?: string) =>
+    t.app.inject({
+      method: 'GET',
+      url,
+      headers: {
+        accept: 'text/html',
+        ...(cookie ? { cookie } : {}),
+        ...(encoding ? { 'accept-encoding': encoding } : {}),
+      },
+    });
+
+  it("renders a logged-in page with the cookie's student, through the API as that student", async () => {
+    const res = await page('/dashboard', `theme=dark; cm_token=${student.token}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.headers['cache-control']).toBe('private, no-cache');
+    expect(res.headers['vary']).toContain('Cookie');
+    // `$&` and `$1` in a listing's text stay as they are (no replacement patterns).
+    expect(res.body).toContain('<div id="root"><p>200 Ada costs $& and $1</p></div>');
+    expect(res.body).toContain('<script type="application/json" id="cm-ssr-state">{"status":200}</script>');
+    expect(res.body).toContain('<html lang="en" data-ssr="">');
+    // The page paints without its scripts: they are fetched after the stylesheet and the photo.
+    expect(res.body).toContain('<script type="module" fetchpriority="low" crossorigin');
+    expect(res.body).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin');
+  });
+
+  it('escapes the state so that it cannot close its script element', async () => {
+    const res = await page('/');
+    expect(res.body).toContain('<h1>Welcome</h1>');
+    expect(res.body).toContain('{"q":"\\u003c/script>\\u003c!--x"}');
+    expect(res.body).not.toContain('</script><!--x');
+  });
+
+  it('sends the plain shell when the renderer declines, fails or is too slow', async () => {
+    for (const url of ['/dashboard', '/boom', '/slow']) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(SHELL);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+    }
+  });
+
+  it('keeps /index.html the plain shell (the service worker caches it for offline use)', async () => {
+    const res = await page('/index.html', `cm_token=${student.token}`);
+    expect(res.body).toBe(SHELL);
+  });
+
+  it('a page render only reads: a write through its fetch is refused', async () => {
+    const res = await page('/post', `cm_token=${student.token}`);
+    expect(res.body).toContain('refused: The page renderer only reads');
+  });
+
+  it('compresses a rendered page for a browser that accepts it', async () => {
+    const res = await page('/dashboard', `cm_token=${student.token}`, 'gzip, deflate');
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(res.rawPayload).toString('utf8')).toContain('200 Ada');
+  });
+
+  it('renders with a revoked or forged cookie only what the API answers a stranger', async () => {
+    const forged = `${student.token.slice(0, -4)}AAAA`;
+    const res = await page('/dashboard', `cm_token=${forged}`);
+    expect(res.body).toContain('<p>401 undefined');
+  });
+
+  it('never accepts the cookie as a credential on an API route', async () => {
+    const withCookie = await t.app.inject({
+      method: 'GET',
+      url: '/users/me/safety',
+      headers: { cookie: `cm_token=${student.token}` },
+    });
+    expect(withCookie.statusCode).toBe(401);
+    const withBearer = await t.app.inject({
+      method: 'GET',
+      url: '/users/me/safety',
+      headers: { authorization: `Bearer ${student.token}` },
+    });
+    expect(withBearer.statusCode).toBe(200);
+  });
+
+  it('answers an API miss with JSON 404, never the page', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/no-such-api',
+      headers: { accept: 'application/json' },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+describe('readCookie', () => {
+  it('finds one cookie among several, decoded, and nothing otherwise', () => {
+    expect(readCookie('a=1; cm_token=x%2Ey; b=2', 'cm_token')).toBe('x.y');
+    expect(readCookie('cm_tokenx=1; xcm_token=2', 'cm_token')).toBeNull();
+    expect(readCookie(undefined, 'cm_token')).toBeNull();
+    expect(readCookie('cm_token=%E0%A4%A', 'cm_token')).toBeNull();
+  });
+});

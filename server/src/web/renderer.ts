@@ -1,0 +1,69 @@
+/**
+ * Loads the web app's server renderer (web/dist-ssr/entry-server.js, built by `npm run build -w
+ * web`) and turns its output into the page: the built index.html with the first screen's markup in
+ * `#root` and the query state it was rendered from beside it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The renderer's interface (web/src/ssr/entry-server.tsx). */
+export interface RenderInput {
+  url: string;
+  token: string | null;
+  fetch: typeof fetch;
+  onError?: (error: unknown) => void;
+}
+export interface RenderOutput {
+  html: string;
+  state: string;
+}
+type Render = (input: RenderInput) => Promise<RenderOutput | null>;
+
+/** Same id as web/src/ssr/state.ts. */
+const STATE_ID = 'cm-ssr-state';
+const ROOT = '<div id="root"></div>';
+
+export interface PageRenderer {
+  /** The finished HTML of `url`, or null when the browser should render it (logged out, failure). */
+  page(input: RenderInput): Promise<string | null>;
+}
+
+/** JSON inside `<script type="application/json">`: no `<` may close the element or open a comment. */
+function scriptSafe(json: string): string {
+  return json.replace(/</g, '\\u003c');
+}
+
+/**
+ * A rendered page paints from its HTML and CSS; its JavaScript only makes it interactive. So the
+ * scripts are fetched at low priority and the stylesheet and the first screen's photo go first on a
+ * slow link (the shell, which needs the scripts to show anything, keeps their default priority).
+ */
+function lowPriorityScripts(html: string): string {
+  return html
+    .replace(/<script type="module" /g, '<script type="module" fetchpriority="low" ')
+    .replace(/<link rel="modulepreload" /g, '<link rel="modulepreload" fetchpriority="low" ');
+}
+
+/** The renderer for a web build, or null when the build has no server renderer. */
+export async function loadRenderer(webDist: string): Promise<PageRenderer | null> {
+  const entry = path.resolve(webDist, '../dist-ssr/entry-server.js');
+  const indexFile = path.join(webDist, 'index.html');
+  if (!existsSync(entry) || !existsSync(indexFile)) return null;
+  const shell = readFileSync(indexFile, 'utf8');
+  if (!shell.includes(ROOT)) return null;
+  const template = lowPriorityScripts(shell).replace('<html lang="en">', '<html lang="en" data-ssr="">');
+  const { render } = (await import(pathToFileURL(entry).href)) as { render: Render };
+  return {
+    async page(input) {
+      const out = await render(input);
+      if (!out) return null;
+      return template.replace(
+        ROOT,
+        // A function, so that `$&` or `$'` in a listing's text is not a replacement pattern.
+        () =>
+          `<div id="root">${out.html}</div><script type="application/json" id="${STATE_ID}">${scriptSafe(out.state)}</script>`,
+      );
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * What a student types into a server-rendered page before the app has taken it over (hydration)
+ * must not be lost. The fields are in the HTML at once, but React only listens once it has
+ * hydrated them: until then its state holds the server's (empty) value and it would overwrite or
+ * ignore the text. So typing is recorded from the start, and once a field is hydrated its text is
+ * handed to React as an ordinary input event.
+ */
+type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+const early = new Map<string, string>();
+let root: HTMLElement | null = null;
+
+function isField(target: EventTarget | null): target is Field {
+  return (
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement
+  );
+}
+
+/** React marks the DOM nodes it manages with an own `__reactFiber$…` property. */
+function isHydrated(el: Element): boolean {
+  return Object.keys(el).some((key) => key.startsWith('__reactFiber$'));
+}
+
+function record(event: Event): void {
+  const field = event.target;
+  if (!isField(field) || !field.id || isHydrated(field)) return;
+  if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) return;
+  early.set(field.id, field.value);
+}
+
+/** Starts recording, before hydration begins. */
+export function recordEarlyInput(container: HTMLElement): void {
+  root = container;
+  container.addEventListener('input', record, true);
+  container.addEventListener('change', record, true);
+}
+
+/**
+ * Hands the recorded text of every field hydrated by now to React (called after each part of the
+ * page hydrates). The value is set through the prototype's setter and React's value tracker is
+ * told the old value, so React's change handling sees a real change, as it would for typing.
+ */
+export function replayEarlyInput(): void {
+  if (!root || early.size === 0) return;
+  for (const [id, recorded] of early) {
+    const field = document.getElementById(id);
+    if (!isField(field)) {
+      early.delete(id);
+      continue;
+    }
+    if (!isHydrated(field)) continue;
+    early.delete(id);
+    // The field's own text is the latest unless hydration put the server's empty value back.
+    const value = field.value !== '' ? field.value : recorded;
+    const proto = Object.getPrototypeOf(field) as object;
+    const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
+    const tracker = (field as Field & { _valueTracker?: { setValue(v: string): void } })._valueTracker;
+    tracker?.setValue(value === '' ? ' ' : '');
+    setter?.call(field, value);
+    field.dispatchEvent(
+      new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }),
+    );
+  }
+  if (early.size === 0) {
+    root.removeEventListener('input', record, true);
+    root.removeEventListener('change', record, true);
+  }
+}
