@@ -117,6 +117,8 @@ function boot(): void {
   if (!target) return;
   // A page the server rendered already shows its first screen (with its data and photo).
   const rendered = document.documentElement.hasAttribute('data-ssr');
+  // One insertion for all the links (each insertion into the head of a large page costs a style pass).
+  const links = document.createDocumentFragment();
   for (const href of __ROUTE_CHUNKS__[target.page] ?? []) {
     const link = document.createElement('link');
     link.rel = 'modulepreload';
@@ -124,8 +126,9 @@ function boot(): void {
     // It paints without them: the stylesheet and the photo go first (server/src/web/renderer.ts).
     if (rendered) link.setAttribute('fetchpriority', 'low');
     link.href = href;
-    document.head.appendChild(link);
+    links.appendChild(link);
   }
+  document.head.appendChild(links);
   if (!session || rendered) return;
   for (const path of target.calls) {
     const url = `${__API_BASE__}${path}`;

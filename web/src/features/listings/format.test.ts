@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { formatPrice, listedAgo } from './format';
+
+/** What the app showed when these came from Intl (en-US): the hand-written formats must match. */
+const WHOLE = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 0,
+});
+const CENTS = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+const RELATIVE = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
+const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+
+function intlPrice(price: number): string {
+  const cents = Math.round(price * 100);
+  return cents % 100 === 0 ? WHOLE.format(cents / 100) : CENTS.format(cents / 100);
+}
+
+function intlAgo(iso: string, now: number): string {
+  const time = Date.parse(iso);
+  const seconds = Math.round((time - now) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 60) return 'just now';
+  if (abs < 3600) return RELATIVE.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return RELATIVE.format(Math.round(seconds / 3600), 'hour');
+  if (abs < 7 * 86_400) return RELATIVE.format(Math.round(seconds / 86_400), 'day');
+  return DATE.format(time);
+}
+
+describe('listing formats (the same text Intl en-US gave)', () => {
+  it('prices: whole, cents, thousands, the largest listing price, negatives', () => {
+    const prices = [
+      0, 0.5, 1, 5, 12.5, 12.05, 24, 999.99, 1000, 1200, 12_345.6, 100_000, 99_999.99, -3, -1234.5,
+    ];
+    for (let p = 0; p < 3000; p += 7.13) prices.push(Math.round(p * 100) / 100);
+    for (const price of prices) expect(formatPrice(price), String(price)).toBe(intlPrice(price));
+    expect(formatPrice(Number.NaN)).toBe('$—');
+  });
+
+  it('listed ago: every step from just now to a date, past and future', () => {
+    const now = Date.parse('2026-11-24T15:30:00Z');
+    const offsets: number[] = [];
+    for (let s = -10 * 86_400; s <= 10 * 86_400; s += 517) offsets.push(s);
+    offsets.push(
+      -59,
+      -60,
+      -61,
+      -89,
+      -90,
+      -3599,
+      -3600,
+      -5400,
+      -86_399,
+      -86_400,
+      -129_600,
+      -604_799,
+      -604_800,
+    );
+    for (const offset of offsets) {
+      const iso = new Date(now + offset * 1000).toISOString();
+      expect(listedAgo(iso, now), `${offset} s`).toBe(intlAgo(iso, now));
+    }
+    expect(listedAgo('not a date', now)).toBe('');
+  });
+});
