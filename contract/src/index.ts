@@ -9,6 +9,7 @@ export * from './errors.js';
 export * from './auth-hardening.js';
 export * from './media.js';
 export * from './session.js';
+export type * from './page-render.js';
 export * from './selling.js';
 export * from './api.js';
 export * from './chat-hardening.js';

@@ -6,19 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-
-/** The renderer's interface (web/src/ssr/entry-server.tsx). */
-export interface RenderInput {
-  url: string;
-  token: string | null;
-  fetch: typeof fetch;
-  onError?: (error: unknown) => void;
-}
-export interface RenderOutput {
-  html: string;
-  state: string;
-}
-type Render = (input: RenderInput) => Promise<RenderOutput | null>;
+import type { PageRender, PageRenderInput } from '@campus/contract';
 
 /** Same id as web/src/ssr/state.ts. */
 const STATE_ID = 'cm-ssr-state';
@@ -26,7 +14,7 @@ const ROOT = '<div id="root"></div>';
 
 export interface PageRenderer {
   /** The finished HTML of `url`, or null when the browser should render it (logged out, failure). */
-  page(input: RenderInput): Promise<string | null>;
+  page(input: PageRenderInput): Promise<string | null>;
 }
 
 /** JSON inside `<script type="application/json">`: no `<` may close the element or open a comment. */
@@ -53,7 +41,7 @@ export async function loadRenderer(webDist: string): Promise<PageRenderer | null
   const shell = readFileSync(indexFile, 'utf8');
   if (!shell.includes(ROOT)) return null;
   const template = lowPriorityScripts(shell).replace('<html lang="en">', '<html lang="en" data-ssr="">');
-  const { render } = (await import(pathToFileURL(entry).href)) as { render: Render };
+  const { render } = (await import(pathToFileURL(entry).href)) as { render: PageRender };
   return {
     async page(input) {
       const out = await render(input);

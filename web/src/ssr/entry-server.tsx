@@ -13,6 +13,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Writable } from 'node:stream';
 import { prerenderToNodeStream } from 'react-dom/static';
+import type { PageRender } from '@campus/contract';
 import { dehydrate, type Query } from '@tanstack/react-query';
 import { StaticRouter } from 'react-router';
 import { createQueryClient } from '../api/queryClient';
@@ -27,24 +28,6 @@ setServerRequestReader(() => requests.getStore());
 const MAX_ROUNDS = 4;
 /** Fizz's marker of a boundary sent after its fallback (React's `<template id="B:…">`). */
 const OUT_OF_ORDER = '<template id="B:';
-
-export interface RenderInput {
-  /** Path and query of the page. */
-  url: string;
-  /** The student's token from the cookie (null: logged out). */
-  token: string | null;
-  /** Answers the app's GET API calls in-process, as the student. */
-  fetch: typeof fetch;
-  /** Told of an error inside the render (the part it hit is left to the browser to render). */
-  onError?: (error: unknown) => void;
-}
-
-export interface RenderOutput {
-  /** Markup for `<div id="root">`. */
-  html: string;
-  /** Dehydrated query state (JSON), for the browser's cache before hydration. */
-  state: string;
-}
 
 async function renderOnce(
   url: string,
@@ -97,7 +80,7 @@ function unanswered(request: ServerRequest, failed: ReadonlySet<string>): Query[
  * Renders `url` for the student with `token`, or null when the browser should render it itself: a
  * protected screen without a valid session (the browser's guard sends the student to /login).
  */
-export async function render(input: RenderInput): Promise<RenderOutput | null> {
+export const render: PageRender = async (input) => {
   const pathname = new URL(input.url, 'http://localhost').pathname;
   const token = isTokenValid(input.token) ? input.token : null;
   if (!token && !isPublicPath(pathname)) return null;
@@ -128,4 +111,4 @@ export async function render(input: RenderInput): Promise<RenderOutput | null> {
     const state = dehydrate(queryClient);
     return { html, state: JSON.stringify(state) };
   });
-}
+};
