@@ -4,7 +4,6 @@ import { hydrate, type DehydratedState } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { queryClient } from './api/queryClient';
 import { App } from './app/App';
-import { recordEarlyInput } from './ssr/earlyInput';
 import { SSR_STATE_ID } from './ssr/state';
 import './index.css';
 
@@ -17,8 +16,6 @@ const app = <App client={queryClient} router={(routes) => <BrowserRouter>{routes
 // answers it was rendered from, so the first render here is the same and asks the API for nothing.
 const serverState = document.getElementById(SSR_STATE_ID);
 if (serverState && container.firstChild) {
-  // Text typed before a field is hydrated is kept and handed over (ssr/earlyInput.ts).
-  recordEarlyInput(container);
   try {
     hydrate(queryClient, JSON.parse(serverState.textContent ?? '{}') as DehydratedState);
   } catch {

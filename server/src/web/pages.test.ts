@@ -15,8 +15,11 @@ import { readCookie } from './cookies.js';
 
 const SHELL = `<!doctype html>
 <html lang="en">
-  <head><script type="module" crossorigin src="/assets/index-abc.js"></script>
-  <link rel="modulepreload" crossorigin href="/assets/react-abc.js"></head>
+  <head><script async src="/assets/boot-abc.js"></script>
+    <script type="module" crossorigin src="/assets/index-abc.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/react-abc.js">
+    <link rel="modulepreload" crossorigin href="/assets/query-abc.js">
+    <link rel="stylesheet" crossorigin href="/assets/index-abc.css"></head>
   <body><div id="root"></div></body>
 </html>`;
 
@@ -84,9 +87,13 @@ describe.each(dialects)('server-rendered pages (%s)', (dialect) => {
     expect(res.body).toContain('<div id="root"><p>200 Ada costs $& and $1</p></div>');
     expect(res.body).toContain('<script type="application/json" id="cm-ssr-state">{"status":200}</script>');
     expect(res.body).toContain('<html lang="en" data-ssr="">');
-    // The page paints without its scripts: they are fetched after the stylesheet and the photo.
-    expect(res.body).toContain('<script type="module" fetchpriority="low" crossorigin');
-    expect(res.body).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin');
+    // The page paints without its scripts: the boot script starts them after the first screen.
+    expect(res.body).toContain(
+      '<script async src="/assets/boot-abc.js" data-entry="/assets/index-abc.js" data-preload="/assets/react-abc.js /assets/query-abc.js"></script>',
+    );
+    expect(res.body).not.toContain('<script type="module"');
+    expect(res.body).not.toContain('modulepreload');
+    expect(res.body).toContain('<link rel="stylesheet" crossorigin href="/assets/index-abc.css">');
   });
 
   it('escapes the state so that it cannot close its script element', async () => {

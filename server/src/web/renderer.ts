@@ -22,15 +22,29 @@ function scriptSafe(json: string): string {
   return json.replace(/</g, '\\u003c');
 }
 
+const ENTRY = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;
+const PRELOAD = /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g;
+const BOOT = /<script async src="([^"]+)"><\/script>/;
+
 /**
  * A rendered page paints from its HTML and CSS; its JavaScript only makes it interactive. So the
- * scripts are fetched at low priority and the stylesheet and the first screen's photo go first on a
- * slow link (the shell, which needs the scripts to show anything, keeps their default priority).
+ * page does not load the app's scripts itself: their addresses go on the boot script's tag, and the
+ * boot script starts them once the first screen (and its photo) is on the glass — on a slow link
+ * the stylesheet and the photo come first, and the paint never waits for script evaluation. A
+ * shell without the expected tags is served as it is (the scripts then load as usual).
  */
-function lowPriorityScripts(html: string): string {
+export function deferAppScripts(html: string): string {
+  const entry = ENTRY.exec(html)?.[1];
+  const boot = BOOT.exec(html)?.[1];
+  if (!entry || !boot) return html;
+  const imports = [...html.matchAll(PRELOAD)].map((m) => m[1]!);
   return html
-    .replace(/<script type="module" /g, '<script type="module" fetchpriority="low" ')
-    .replace(/<link rel="modulepreload" /g, '<link rel="modulepreload" fetchpriority="low" ');
+    .replace(ENTRY, '')
+    .replace(PRELOAD, '')
+    .replace(
+      BOOT,
+      () => `<script async src="${boot}" data-entry="${entry}" data-preload="${imports.join(' ')}"></script>`,
+    );
 }
 
 /** The renderer for a web build, or null when the build has no server renderer. */
@@ -40,7 +54,7 @@ export async function loadRenderer(webDist: string): Promise<PageRenderer | null
   if (!existsSync(entry) || !existsSync(indexFile)) return null;
   const shell = readFileSync(indexFile, 'utf8');
   if (!shell.includes(ROOT)) return null;
-  const template = lowPriorityScripts(shell).replace('<html lang="en">', '<html lang="en" data-ssr="">');
+  const template = deferAppScripts(shell).replace('<html lang="en">', '<html lang="en" data-ssr="">');
   const { render } = (await import(pathToFileURL(entry).href)) as { render: PageRender };
   return {
     async page(input) {

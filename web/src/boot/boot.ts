@@ -13,6 +13,7 @@ import type { Listing } from '@campus/contract';
 import { variantSrcset, type ImageVariants } from '@campus/contract/media';
 import { DETAIL_PHOTO_SIZES, RAIL_TILE_SIZES, leadPhotoVariants } from '../features/listings/photoLayout';
 import { clearTokenCookie, readTokenCookie, writeTokenCookie } from '../session/tokenCookie';
+import { recordEarlyInput } from '../ssr/earlyInput';
 import { registerPrefetch } from './prefetch';
 
 declare const __ROUTE_CHUNKS__: Record<string, string[]>;
@@ -110,26 +111,84 @@ function syncTokenCookie(session: { token: string; claims: Claims } | null): voi
   }
 }
 
-function boot(): void {
-  const session = readToken();
-  syncTokenCookie(session);
-  const target = plan(location.pathname, location.search, session?.claims ?? null);
-  if (!target) return;
-  // A page the server rendered already shows its first screen (with its data and photo).
-  const rendered = document.documentElement.hasAttribute('data-ssr');
-  // One insertion for all the links (each insertion into the head of a large page costs a style pass).
+/** `<link rel="modulepreload">` for each file, inserted at once (each insertion costs a style pass). */
+function modulePreload(hrefs: readonly string[]): void {
   const links = document.createDocumentFragment();
-  for (const href of __ROUTE_CHUNKS__[target.page] ?? []) {
+  for (const href of hrefs) {
     const link = document.createElement('link');
     link.rel = 'modulepreload';
     link.crossOrigin = '';
-    // It paints without them: the stylesheet and the photo go first (server/src/web/renderer.ts).
-    if (rendered) link.setAttribute('fetchpriority', 'low');
     link.href = href;
     links.appendChild(link);
   }
   document.head.appendChild(links);
-  if (!session || rendered) return;
+}
+
+/**
+ * Runs `start` once the server-rendered first screen is on the glass: after the first frame and
+ * once the screen's eager photos (its largest element) have loaded, at most 3 s on. The app's
+ * scripts then do not compete with the photo for a slow link, nor hold up the first paint.
+ */
+function afterFirstScreen(start: () => void): void {
+  let started = false;
+  const go = () => {
+    if (started) return;
+    started = true;
+    start();
+  };
+  const whenPhotosLoaded = () => {
+    const photos = [...document.querySelectorAll<HTMLImageElement>('#root img[loading="eager"]')].filter(
+      (img) => !img.complete,
+    );
+    if (photos.length === 0) return go();
+    let waiting = photos.length;
+    const one = () => {
+      waiting -= 1;
+      if (waiting === 0) go();
+    };
+    for (const img of photos) {
+      img.addEventListener('load', one, { once: true });
+      img.addEventListener('error', one, { once: true });
+    }
+    setTimeout(go, 3000);
+  };
+  const afterPaint = () => requestAnimationFrame(() => setTimeout(whenPhotosLoaded, 0));
+  if (document.readyState === 'loading')
+    document.addEventListener('DOMContentLoaded', afterPaint, { once: true });
+  else afterPaint();
+}
+
+/**
+ * A server-rendered page (server/src/web/renderer.ts) names the app's entry and its imports on this
+ * script's tag instead of loading them from the HTML: they start after the first screen.
+ */
+function startRenderedApp(me: HTMLScriptElement, pageChunks: readonly string[]): void {
+  const entry = me.dataset.entry;
+  if (!entry) return;
+  const imports = (me.dataset.preload ?? '').split(' ').filter(Boolean);
+  // Typing into the page's fields before the app has taken them over is kept (ssr/earlyInput.ts).
+  recordEarlyInput();
+  afterFirstScreen(() => {
+    modulePreload([...imports, ...pageChunks]);
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.crossOrigin = '';
+    script.src = entry;
+    document.head.appendChild(script);
+  });
+}
+
+function boot(): void {
+  const me = document.currentScript as HTMLScriptElement | null;
+  const session = readToken();
+  syncTokenCookie(session);
+  const target = plan(location.pathname, location.search, session?.claims ?? null);
+  const pageChunks = (target && __ROUTE_CHUNKS__[target.page]) ?? [];
+  // A page the server rendered already shows its first screen, with its data and photo.
+  if (me && document.documentElement.hasAttribute('data-ssr')) return startRenderedApp(me, pageChunks);
+  if (!target) return;
+  modulePreload(pageChunks);
+  if (!session) return;
   for (const path of target.calls) {
     const url = `${__API_BASE__}${path}`;
     const response = fetch(url, {

@@ -2,15 +2,17 @@
  * What a student types into a server-rendered page before the app has taken it over (hydration)
  * must not be lost. The fields are in the HTML at once, but React only listens once it has
  * hydrated them: until then its state holds the server's (empty) value and it would overwrite or
- * ignore the text. So typing is recorded from the start, and once a field is hydrated its text is
- * handed to React as an ordinary input event.
+ * ignore the text. So the boot script records typing from the start (`recordEarlyInput`), and once
+ * a field is hydrated the app hands its text to React as an ordinary input event
+ * (`replayEarlyInput`). The two share the record through a window property, as they are separate
+ * bundles.
  */
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
-const early = new Map<string, string>();
-let root: HTMLElement | null = null;
+const GLOBAL = '__campusEarlyInput';
+type EarlyWindow = Window & { [GLOBAL]?: Map<string, string> };
 
-function isField(target: EventTarget | null): target is Field {
+function isField(target: unknown): target is Field {
   return (
     target instanceof HTMLInputElement ||
     target instanceof HTMLTextAreaElement ||
@@ -25,25 +27,27 @@ function isHydrated(el: Element): boolean {
 
 function record(event: Event): void {
   const field = event.target;
-  if (!isField(field) || !field.id || isHydrated(field)) return;
+  const early = (window as EarlyWindow)[GLOBAL];
+  if (!early || !isField(field) || !field.id || isHydrated(field)) return;
   if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) return;
   early.set(field.id, field.value);
 }
 
-/** Starts recording, before hydration begins. */
-export function recordEarlyInput(container: HTMLElement): void {
-  root = container;
-  container.addEventListener('input', record, true);
-  container.addEventListener('change', record, true);
+/** Starts recording (the boot script, on a server-rendered page, before any app code runs). */
+export function recordEarlyInput(): void {
+  (window as EarlyWindow)[GLOBAL] = new Map();
+  document.addEventListener('input', record, true);
+  document.addEventListener('change', record, true);
 }
 
 /**
  * Hands the recorded text of every field hydrated by now to React (called after each part of the
  * page hydrates). The value is set through the prototype's setter and React's value tracker is
- * told the old value, so React's change handling sees a real change, as it would for typing.
+ * told another old value, so React's change handling sees a real change, as it would for typing.
  */
 export function replayEarlyInput(): void {
-  if (!root || early.size === 0) return;
+  const early = (window as EarlyWindow)[GLOBAL];
+  if (!early || early.size === 0) return;
   for (const [id, recorded] of early) {
     const field = document.getElementById(id);
     if (!isField(field)) {
@@ -62,9 +66,5 @@ export function replayEarlyInput(): void {
     field.dispatchEvent(
       new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }),
     );
-  }
-  if (early.size === 0) {
-    root.removeEventListener('input', record, true);
-    root.removeEventListener('change', record, true);
   }
 }

@@ -57,6 +57,11 @@ async function renderOnce(
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Screens that only send the student elsewhere (a `<Navigate>`, which acts in the browser). */
+function onlyRedirects(pathname: string, loggedIn: boolean): boolean {
+  return (loggedIn && pathname === '/login') || pathname === '/nav' || pathname === '/filter';
+}
+
 function isEnabled(query: Query): boolean {
   const enabled = (query.options as { enabled?: boolean | ((q: Query) => boolean) }).enabled;
   return typeof enabled === 'function' ? enabled(query) : enabled !== false;
@@ -84,6 +89,7 @@ export const render: PageRender = async (input) => {
   const pathname = new URL(input.url, 'http://localhost').pathname;
   const token = isTokenValid(input.token) ? input.token : null;
   if (!token && !isPublicPath(pathname)) return null;
+  if (onlyRedirects(pathname, token !== null)) return null;
   const queryClient = createQueryClient();
   // One try per query: a failing call is left to the browser, which retries as usual.
   queryClient.setDefaultOptions({
