@@ -4,13 +4,19 @@
  * hydrated them: until then its state holds the server's (empty) value and it would overwrite or
  * ignore the text. So the boot script records typing from the start (`recordEarlyInput`), and once
  * a field is hydrated the app hands its text to React as an ordinary input event
- * (`replayEarlyInput`). The two share the record through a window property, as they are separate
- * bundles.
+ * (`replayEarlyInput`); a form sent meanwhile is held and sent through the app then. The two
+ * share the record through window properties, as they are separate bundles.
  */
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
 const GLOBAL = '__campusEarlyInput';
-type EarlyWindow = Window & { [GLOBAL]?: Map<string, string> };
+const SUBMITS = '__campusEarlySubmits';
+/** A form sent before it was hydrated, and the button that sent it. */
+interface EarlySubmit {
+  form: HTMLFormElement;
+  submitter: HTMLElement | null;
+}
+type EarlyWindow = Window & { [GLOBAL]?: Map<string, string>; [SUBMITS]?: EarlySubmit[] };
 
 function isField(target: unknown): target is Field {
   return (
@@ -33,11 +39,43 @@ function record(event: Event): void {
   early.set(field.id, field.value);
 }
 
+/**
+ * A form sent before the app has taken it over would be submitted by the browser itself — a GET to
+ * the page with every field, a password too, in the address. It is held instead and sent through
+ * the app once hydrated (`replayEarlyInput`).
+ */
+function holdSubmit(event: Event): void {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || isHydrated(form)) return;
+  event.preventDefault();
+  const submits = ((window as EarlyWindow)[SUBMITS] ??= []);
+  const submitter = (event as SubmitEvent).submitter ?? null;
+  if (!submits.some((s) => s.form === form)) submits.push({ form, submitter });
+}
+
 /** Starts recording (the boot script, on a server-rendered page, before any app code runs). */
 export function recordEarlyInput(): void {
   (window as EarlyWindow)[GLOBAL] = new Map();
   document.addEventListener('input', record, true);
   document.addEventListener('change', record, true);
+  document.addEventListener('submit', holdSubmit, true);
+}
+
+/** Sends the held forms that are hydrated now, through the app's own submit handling. */
+function sendHeldSubmits(): void {
+  const submits = (window as EarlyWindow)[SUBMITS];
+  if (!submits || submits.length === 0) return;
+  const ready = submits.filter((s) => isHydrated(s.form));
+  (window as EarlyWindow)[SUBMITS] = submits.filter((s) => !ready.includes(s));
+  // After React has rendered the text just handed over (its input updates flush before a task).
+  setTimeout(() => {
+    for (const { form, submitter } of ready) {
+      if (!form.isConnected) continue;
+      form.requestSubmit(
+        submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement ? submitter : null,
+      );
+    }
+  }, 0);
 }
 
 /**
@@ -47,7 +85,7 @@ export function recordEarlyInput(): void {
  */
 export function replayEarlyInput(): void {
   const early = (window as EarlyWindow)[GLOBAL];
-  if (!early || early.size === 0) return;
+  if (!early) return;
   for (const [id, recorded] of early) {
     const field = document.getElementById(id);
     if (!isField(field)) {
@@ -67,4 +105,5 @@ export function replayEarlyInput(): void {
       new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }),
     );
   }
+  sendHeldSubmits();
 }
