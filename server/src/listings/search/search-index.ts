@@ -21,6 +21,7 @@ import {
   type Pattern,
   type ScoredFields,
 } from './fuse-score.js';
+import { PieceVerifier } from './piece-verify.js';
 import { SortedSlots } from './sorted-slots.js';
 
 /** What the index keeps of a listing. */
@@ -200,6 +201,7 @@ export class SearchIndex {
   private scratch = {
     candSlot: new Int32Array(1024),
     candPack: new Int32Array(1024),
+    candDesc: new Int32Array(1024),
     candBound: new Float64Array(1024),
     candBucket: new Uint8Array(1024),
     order: new Int32Array(1024),
@@ -365,7 +367,16 @@ export class SearchIndex {
       }
       return sc;
     };
-    const visitCandidate = (slot: number, keys: number, a: number, b: number, descBound: number) => {
+    // Descriptions are verified only where a match can be (piece-verify.ts), not scanned whole.
+    const verifier = new PieceVerifier(p);
+    const visitCandidate = (
+      slot: number,
+      keys: number,
+      a: number,
+      b: number,
+      descBound: number,
+      descPresent: number,
+    ) => {
       if (stats) stats.scored += 1;
       const f = this.fields[slot] as ScoredFields;
       const sn = keys & 1 ? countedKeyScore(p, f.lower[0], a) : -1;
@@ -375,7 +386,7 @@ export class SearchIndex {
       let sd = -1;
       if (keys & 2) {
         if (!(top.full && fn * fc * descBound > top.worstScore * (1 + 1e-9)))
-          sd = countedKeyScore(p, f.lower[1], b);
+          sd = verifier.keyScore(f.lower[1], b, descPresent);
         else if (sn < 0 && sc < 0) return;
       }
       if (sn < 0 && sd < 0 && sc < 0) return;
@@ -439,7 +450,7 @@ export class SearchIndex {
     const extra = condMask !== -1 || course !== 0 || isbn !== 0 || exact.size > 0;
     // Candidates bucketed (counting sort, no allocation) by the best score they could reach,
     // newest first within a bucket.
-    const { candSlot, candPack, candBound, candBucket, order } = this.scratch;
+    const { candSlot, candPack, candDesc, candBound, candBucket, order } = this.scratch;
     const hist = new Int32Array(BOUND_BUCKETS + 1);
     let n = 0;
     for (let slot = this.ids.length - 1; slot >= 0; slot -= 1) {
@@ -480,6 +491,7 @@ export class SearchIndex {
       const bucket = Math.min(BOUND_BUCKETS - 1, Math.floor(bound * BOUND_BUCKETS));
       candSlot[n] = slot;
       candPack[n] = ((a & 15) << 7) | ((b & 15) << 3) | keys;
+      candDesc[n] = xd;
       candBound[n] = bound;
       candBucket[n] = bucket;
       hist[bucket + 1] = (hist[bucket + 1] as number) + 1;
@@ -509,7 +521,7 @@ export class SearchIndex {
         const pack = candPack[cand] as number;
         const b = (pack >>> 3) & 15;
         const descBound = pack & 2 ? factor(1, b, ((tokens[slot] as number) >>> 8) & 255) : 1;
-        visitCandidate(slot, pack & 7, (pack >>> 7) & 15, b, descBound);
+        visitCandidate(slot, pack & 7, (pack >>> 7) & 15, b, descBound, candDesc[cand] as number);
       }
     }
     if (stats) {
@@ -755,6 +767,7 @@ export class SearchIndex {
     this.scratch = {
       candSlot: new Int32Array(cap),
       candPack: new Int32Array(cap),
+      candDesc: new Int32Array(cap),
       candBound: new Float64Array(cap),
       candBucket: new Uint8Array(cap),
       order: new Int32Array(cap),
