@@ -190,6 +190,13 @@ export class SearchIndex {
   );
   private isbnIds = new Map<string, number>();
   private fields: ScoredFields[] = [];
+  /**
+   * The lower-cased names and descriptions again, one array each: the candidate loop reads them
+   * for thousands of slots per query, and one load per text instead of three (fields[slot], its
+   * `lower` tuple, the string) saves cache misses that cost as much as the verification itself.
+   */
+  private names: string[] = [];
+  private descs: string[] = [];
   private raw: Array<{ name: string; description: string; category: string }> = [];
   private slotById = new Map<number, number>();
   /**
@@ -272,6 +279,8 @@ export class SearchIndex {
       doc.description.toLowerCase(),
       doc.category.toLowerCase(),
     ] as const;
+    this.names.push(lower[0]);
+    this.descs.push(lower[1]);
     this.fields.push({
       lower,
       norms: [fieldNorm(doc.name), fieldNorm(doc.description), fieldNorm(doc.category)],
@@ -357,18 +366,20 @@ export class SearchIndex {
       }
     });
     const fields = this.fields;
-    const categoryScore = (slot: number, text: string): number => {
+    const categoryText = (slot: number) => (fields[slot] as ScoredFields).lower[2];
+    const categoryScore = (slot: number): number => {
       const cat = this.cats[slot] as number;
-      if (cat >= CATEGORIES.length) return keyScore(p, text, 0);
+      if (cat >= CATEGORIES.length) return keyScore(p, categoryText(slot), 0);
       let sc = catScores[cat] as number;
       if (Number.isNaN(sc)) {
-        sc = keyScore(p, text, 0);
+        sc = keyScore(p, categoryText(slot), 0);
         catScores[cat] = sc;
       }
       return sc;
     };
     // Descriptions are verified only where a match can be (piece-verify.ts), not scanned whole.
     const verifier = new PieceVerifier(p);
+    const { names, descs } = this;
     const visitCandidate = (
       slot: number,
       keys: number,
@@ -378,18 +389,19 @@ export class SearchIndex {
       descPresent: number,
     ) => {
       if (stats) stats.scored += 1;
-      const f = this.fields[slot] as ScoredFields;
-      const sn = keys & 1 ? countedKeyScore(p, f.lower[0], a) : -1;
-      const sc = keys & 4 ? categoryScore(slot, f.lower[2]) : -1;
-      const fn = sn >= 0 ? keyFactor(sn, 0, f.norms[0]) : 1;
-      const fc = sc >= 0 ? keyFactor(sc, 2, f.norms[2]) : 1;
+      const sn = keys & 1 ? countedKeyScore(p, names[slot] as string, a) : -1;
+      const sc = keys & 4 ? categoryScore(slot) : -1;
+      // The field norms (another object) only once a key matches.
+      const fn = sn >= 0 ? keyFactor(sn, 0, (fields[slot] as ScoredFields).norms[0]) : 1;
+      const fc = sc >= 0 ? keyFactor(sc, 2, (fields[slot] as ScoredFields).norms[2]) : 1;
       let sd = -1;
       if (keys & 2) {
         if (!(top.full && fn * fc * descBound > top.worstScore * (1 + 1e-9)))
-          sd = verifier.keyScore(f.lower[1], b, descPresent);
+          sd = verifier.keyScore(descs[slot] as string, b, descPresent);
         else if (sn < 0 && sc < 0) return;
       }
       if (sn < 0 && sd < 0 && sc < 0) return;
+      const f = fields[slot] as ScoredFields;
       let total = 1;
       if (sn >= 0) total *= fn;
       if (sd >= 0) total *= keyFactor(sd, 1, f.norms[1]);
@@ -476,7 +488,7 @@ export class SearchIndex {
       const a = editsFor(all & ~xn, k);
       const b = editsFor(all & ~xd, k);
       const known = cat < CATEGORIES.length;
-      const sc = known ? (catScores[cat] as number) : categoryScore(slot, fields[slot]?.lower[2] ?? '');
+      const sc = known ? (catScores[cat] as number) : categoryScore(slot);
       const keys = (a <= k ? 1 : 0) | (b <= k ? 2 : 0) | (sc >= 0 ? 4 : 0);
       if (keys === 0) continue;
       const t = tokens[slot] as number;
