@@ -463,6 +463,7 @@ export class SearchIndex {
     // Candidates bucketed (counting sort, no allocation) by the best score they could reach,
     // newest first within a bucket.
     const { candSlot, candPack, candDesc, candBound, candBucket, order } = this.scratch;
+    const ptext = p.text;
     const hist = new Int32Array(BOUND_BUCKETS + 1);
     let n = 0;
     for (let slot = this.ids.length - 1; slot >= 0; slot -= 1) {
@@ -485,8 +486,13 @@ export class SearchIndex {
       }
       // Fewest edits name and description need (see editsFor); above k they cannot match. The
       // category's exact score is known (categoryScore).
-      const a = editsFor(all & ~xn, k);
-      const b = editsFor(all & ~xd, k);
+      let a = editsFor(all & ~xn, k);
+      let b = editsFor(all & ~xd, k);
+      // A key holding every pattern bigram may still need an edit (a typo query such as
+      // "textbok" against "textbook"): one native substring test tells, and a bound of one edit
+      // instead of none keeps such candidates from being scored before the real best ones.
+      if (a === 0 && !(names[slot] as string).includes(ptext)) a = 1;
+      if (b === 0 && !(descs[slot] as string).includes(ptext)) b = 1;
       const known = cat < CATEGORIES.length;
       const sc = known ? (catScores[cat] as number) : categoryScore(slot);
       const keys = (a <= k ? 1 : 0) | (b <= k ? 2 : 0) | (sc >= 0 ? 4 : 0);
