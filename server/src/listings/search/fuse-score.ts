@@ -81,9 +81,16 @@ export function compilePattern(query: string): Pattern {
 
 /**
  * Fewest edits turning the pattern into some substring of `text` (Myers' bit-parallel
- * algorithm, semi-global: the match may start and end anywhere in the text).
+ * algorithm, semi-global: the match may start and end anywhere in the text). `from`/`to` limit
+ * the scan to one stretch of the text (piece-verify.ts scans only windows that can hold a match).
  */
-export function minSubstringDistance(p: Pattern, text: string, floor = 0): number {
+export function minSubstringDistance(
+  p: Pattern,
+  text: string,
+  floor = 0,
+  from = 0,
+  to = text.length,
+): number {
   const m = p.length;
   const hb = 1 << (m - 1);
   let pv = -1;
@@ -91,7 +98,7 @@ export function minSubstringDistance(p: Pattern, text: string, floor = 0): numbe
   let score = m;
   let best = m;
   const { ascii, other } = p;
-  for (let j = 0; j < text.length; j += 1) {
+  for (let j = from; j < to; j += 1) {
     const c = text.charCodeAt(j);
     const eq = c < 128 ? (ascii[c] as number) : (other.get(c) ?? 0);
     const xv = eq | mv;

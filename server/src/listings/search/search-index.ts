@@ -21,6 +21,7 @@ import {
   type Pattern,
   type ScoredFields,
 } from './fuse-score.js';
+import { PieceVerifier } from './piece-verify.js';
 import { SortedSlots } from './sorted-slots.js';
 
 /** What the index keeps of a listing. */
@@ -189,6 +190,13 @@ export class SearchIndex {
   );
   private isbnIds = new Map<string, number>();
   private fields: ScoredFields[] = [];
+  /**
+   * The lower-cased names and descriptions again, one array each: the candidate loop reads them
+   * for thousands of slots per query, and one load per text instead of three (fields[slot], its
+   * `lower` tuple, the string) saves cache misses that cost as much as the verification itself.
+   */
+  private names: string[] = [];
+  private descs: string[] = [];
   private raw: Array<{ name: string; description: string; category: string }> = [];
   private slotById = new Map<number, number>();
   /**
@@ -200,6 +208,7 @@ export class SearchIndex {
   private scratch = {
     candSlot: new Int32Array(1024),
     candPack: new Int32Array(1024),
+    candDesc: new Int32Array(1024),
     candBound: new Float64Array(1024),
     candBucket: new Uint8Array(1024),
     order: new Int32Array(1024),
@@ -270,6 +279,8 @@ export class SearchIndex {
       doc.description.toLowerCase(),
       doc.category.toLowerCase(),
     ] as const;
+    this.names.push(lower[0]);
+    this.descs.push(lower[1]);
     this.fields.push({
       lower,
       norms: [fieldNorm(doc.name), fieldNorm(doc.description), fieldNorm(doc.category)],
@@ -355,30 +366,42 @@ export class SearchIndex {
       }
     });
     const fields = this.fields;
-    const categoryScore = (slot: number, text: string): number => {
+    const categoryText = (slot: number) => (fields[slot] as ScoredFields).lower[2];
+    const categoryScore = (slot: number): number => {
       const cat = this.cats[slot] as number;
-      if (cat >= CATEGORIES.length) return keyScore(p, text, 0);
+      if (cat >= CATEGORIES.length) return keyScore(p, categoryText(slot), 0);
       let sc = catScores[cat] as number;
       if (Number.isNaN(sc)) {
-        sc = keyScore(p, text, 0);
+        sc = keyScore(p, categoryText(slot), 0);
         catScores[cat] = sc;
       }
       return sc;
     };
-    const visitCandidate = (slot: number, keys: number, a: number, b: number, descBound: number) => {
+    // Descriptions are verified only where a match can be (piece-verify.ts), not scanned whole.
+    const verifier = new PieceVerifier(p);
+    const { names, descs } = this;
+    const visitCandidate = (
+      slot: number,
+      keys: number,
+      a: number,
+      b: number,
+      descBound: number,
+      descPresent: number,
+    ) => {
       if (stats) stats.scored += 1;
-      const f = this.fields[slot] as ScoredFields;
-      const sn = keys & 1 ? countedKeyScore(p, f.lower[0], a) : -1;
-      const sc = keys & 4 ? categoryScore(slot, f.lower[2]) : -1;
-      const fn = sn >= 0 ? keyFactor(sn, 0, f.norms[0]) : 1;
-      const fc = sc >= 0 ? keyFactor(sc, 2, f.norms[2]) : 1;
+      const sn = keys & 1 ? countedKeyScore(p, names[slot] as string, a) : -1;
+      const sc = keys & 4 ? categoryScore(slot) : -1;
+      // The field norms (another object) only once a key matches.
+      const fn = sn >= 0 ? keyFactor(sn, 0, (fields[slot] as ScoredFields).norms[0]) : 1;
+      const fc = sc >= 0 ? keyFactor(sc, 2, (fields[slot] as ScoredFields).norms[2]) : 1;
       let sd = -1;
       if (keys & 2) {
         if (!(top.full && fn * fc * descBound > top.worstScore * (1 + 1e-9)))
-          sd = countedKeyScore(p, f.lower[1], b);
+          sd = verifier.keyScore(descs[slot] as string, b, descPresent);
         else if (sn < 0 && sc < 0) return;
       }
       if (sn < 0 && sd < 0 && sc < 0) return;
+      const f = fields[slot] as ScoredFields;
       let total = 1;
       if (sn >= 0) total *= fn;
       if (sd >= 0) total *= keyFactor(sd, 1, f.norms[1]);
@@ -439,7 +462,8 @@ export class SearchIndex {
     const extra = condMask !== -1 || course !== 0 || isbn !== 0 || exact.size > 0;
     // Candidates bucketed (counting sort, no allocation) by the best score they could reach,
     // newest first within a bucket.
-    const { candSlot, candPack, candBound, candBucket, order } = this.scratch;
+    const { candSlot, candPack, candDesc, candBound, candBucket, order } = this.scratch;
+    const ptext = p.text;
     const hist = new Int32Array(BOUND_BUCKETS + 1);
     let n = 0;
     for (let slot = this.ids.length - 1; slot >= 0; slot -= 1) {
@@ -462,10 +486,15 @@ export class SearchIndex {
       }
       // Fewest edits name and description need (see editsFor); above k they cannot match. The
       // category's exact score is known (categoryScore).
-      const a = editsFor(all & ~xn, k);
-      const b = editsFor(all & ~xd, k);
+      let a = editsFor(all & ~xn, k);
+      let b = editsFor(all & ~xd, k);
+      // A key holding every pattern bigram may still need an edit (a typo query such as
+      // "textbok" against "textbook"): one native substring test tells, and a bound of one edit
+      // instead of none keeps such candidates from being scored before the real best ones.
+      if (a === 0 && !(names[slot] as string).includes(ptext)) a = 1;
+      if (b === 0 && !(descs[slot] as string).includes(ptext)) b = 1;
       const known = cat < CATEGORIES.length;
-      const sc = known ? (catScores[cat] as number) : categoryScore(slot, fields[slot]?.lower[2] ?? '');
+      const sc = known ? (catScores[cat] as number) : categoryScore(slot);
       const keys = (a <= k ? 1 : 0) | (b <= k ? 2 : 0) | (sc >= 0 ? 4 : 0);
       if (keys === 0) continue;
       const t = tokens[slot] as number;
@@ -480,6 +509,7 @@ export class SearchIndex {
       const bucket = Math.min(BOUND_BUCKETS - 1, Math.floor(bound * BOUND_BUCKETS));
       candSlot[n] = slot;
       candPack[n] = ((a & 15) << 7) | ((b & 15) << 3) | keys;
+      candDesc[n] = xd;
       candBound[n] = bound;
       candBucket[n] = bucket;
       hist[bucket + 1] = (hist[bucket + 1] as number) + 1;
@@ -509,7 +539,7 @@ export class SearchIndex {
         const pack = candPack[cand] as number;
         const b = (pack >>> 3) & 15;
         const descBound = pack & 2 ? factor(1, b, ((tokens[slot] as number) >>> 8) & 255) : 1;
-        visitCandidate(slot, pack & 7, (pack >>> 7) & 15, b, descBound);
+        visitCandidate(slot, pack & 7, (pack >>> 7) & 15, b, descBound, candDesc[cand] as number);
       }
     }
     if (stats) {
@@ -755,6 +785,7 @@ export class SearchIndex {
     this.scratch = {
       candSlot: new Int32Array(cap),
       candPack: new Int32Array(cap),
+      candDesc: new Int32Array(cap),
       candBound: new Float64Array(cap),
       candBucket: new Uint8Array(cap),
       order: new Int32Array(cap),
