@@ -4,7 +4,7 @@
  * this one only says where a change moves the index's own time. It also prints a checksum of
  * every result list, so two versions of the index can be compared for identical answers.
  *
- * Run: `npx tsx bench/search-index.micro.ts` (MICRO_LISTINGS, MICRO_ROUNDS, MICRO_SLOWEST).
+ * Run: `npm run bench:search` (MICRO_LISTINGS, MICRO_ROUNDS, MICRO_SLOWEST).
  */
 import { PRICE_BUCKETS, bucketsToRange, CATEGORIES, type Category } from '@campus/contract';
 import { createHash } from 'node:crypto';
