@@ -1,13 +1,17 @@
 /**
- * Boot script: a few hundred bytes loaded `async` from index.html beside the entry chunk, so it runs
- * while the entry (React, the router) is still downloading. For the page being opened it
- * 1. adds `<link rel="modulepreload">` for the page's lazy chunk and its imports (otherwise only
- *    discovered once the entry has run), and
- * 2. starts the page's first API calls; the API client (`api/client.ts`) picks the answers up;
- * 3. on pages whose largest element is a listing photo (the dashboard's rail, a listing), preloads
- *    that photo as soon as the answer naming it arrives, instead of after React has rendered.
+ * Boot script: a few hundred bytes loaded `async` from index.html. It keeps the `cm_token` cookie in
+ * step with the stored token (so the server can render logged-in pages), and then:
+ * - on a page the server rendered (`<html data-ssr>`): records early typing and starts the app's
+ *   scripts (named on its own tag) once the first screen and its photo are in (`startRenderedApp`);
+ * - on the plain shell, while the entry (React, the router) is still downloading:
+ *   1. adds `<link rel="modulepreload">` for the page's lazy chunk and its imports (otherwise only
+ *      discovered once the entry has run),
+ *   2. starts the page's first API calls; the API client (`api/client.ts`) picks the answers up;
+ *   3. on pages whose largest element is a listing photo (the dashboard's rail, a listing), preloads
+ *      that photo as soon as the answer naming it arrives, instead of after React has rendered.
  * The page-to-chunk table is filled in at build time by the `campus:boot` plugin (vite.config.ts).
- * It imports only the tiny prefetch registry, the srcset builder and the photo layout: it must stay small.
+ * It imports only small modules (prefetch registry, srcset builder, photo layout, token cookie,
+ * early input): it must stay small.
  */
 import type { Listing } from '@campus/contract';
 import { variantSrcset, type ImageVariants } from '@campus/contract/media';
