@@ -1,7 +1,5 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import multipart from '@fastify/multipart';
-import { LIMITS } from '@campus/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -118,6 +116,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   registerMediaJobs(ctx);
   const accounts = new AccountsService(ctx);
   ctx.authenticate = (token) => accounts.authenticate(token);
+  ctx.authenticateCached = (token) => accounts.cachedPrincipal(token);
   app.decorate('ctx', ctx);
   app.decorateRequest('principal', null);
 
@@ -132,10 +131,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   });
 
   registerErrorHandler(app);
-  await app.register(multipart, {
-    // Up to 8 photos per listing (features.md §B) plus the text fields.
-    limits: { fileSize: LIMITS.imageMaxBytes, files: 8, fields: 10, fieldSize: 16 * 1024, parts: 20 },
-  });
+  // @fastify/multipart is registered by the upload routes only (http/uploads.ts).
 
   // Before every route: the OpenAPI generator collects routes as they are registered.
   await registerOpenApi(app, { title: 'Campus Market' });

@@ -164,6 +164,11 @@ export class AccountsService {
   }
 
   /** Token check for every authenticated call and STOMP CONNECT. */
+  /** The cached principal of a token verified within the token cache's TTL (see authenticate). */
+  cachedPrincipal(token: string): Principal | undefined {
+    return this.tokenCache.get(token);
+  }
+
   async authenticate(token: string): Promise<Principal | null> {
     const cached = this.tokenCache.get(token);
     if (cached) return cached;

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
 import { parseOr400 } from '../http/errors.js';
 import { doc } from '../http/openapi.js';
+import { uploadRoutes } from '../http/uploads.js';
 import type { ChatService } from './service.js';
 
 const messageId = z.coerce
@@ -99,23 +100,25 @@ export function chatRoutes(ctx: AppContext, service: ChatService, upload: ChatUp
       },
     );
 
-    app.post(
-      '/api/chats/upload',
-      {
-        ...auth,
-        ...doc({
-          tag: 'chat',
-          auth: true,
-          summary: 'Upload a chat photo; answers its URL for a SEND',
-          multipart: { files: ['image'] },
-          response: { text: '/uploads/3f0c….jpg' },
-          errors: [400, 413, 429],
-        }),
-      },
-      async (request, reply) => {
-        const url = await upload(request);
-        return reply.type('text/plain; charset=utf-8').send(url);
-      },
+    await uploadRoutes(app, (uploads) =>
+      uploads.post(
+        '/api/chats/upload',
+        {
+          ...auth,
+          ...doc({
+            tag: 'chat',
+            auth: true,
+            summary: 'Upload a chat photo; answers its URL for a SEND',
+            multipart: { files: ['image'] },
+            response: { text: '/uploads/3f0c….jpg' },
+            errors: [400, 413, 429],
+          }),
+        },
+        async (request, reply) => {
+          const url = await upload(request);
+          return reply.type('text/plain; charset=utf-8').send(url);
+        },
+      ),
     );
   };
 }

@@ -13,7 +13,7 @@ import { encodeCursor, type PageParams } from './query.js';
  */
 export const PAGE_TTL_MS = 1_000;
 export const HOT_CACHE_MAX_ENTRIES = 2_000;
-/** Bytes of cached JSON (counted twice: the plain body and the personalisable rendering). */
+/** Bytes of cached JSON (the plain body, the personalisable rendering and its UTF-8 bytes). */
 export const HOT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 export interface CachedAnswer {
@@ -65,8 +65,10 @@ export class HotCache {
   }
 
   remember(key: string, body: string, link: string | undefined, rendered?: RenderedListings): void {
-    // UTF-16 strings: 2 bytes a code unit; the rendering holds about the same text again.
-    const bytes = body.length * 2 * (rendered ? 2 : 1) + key.length * 2;
+    // UTF-16 strings: 2 bytes a code unit; the rendering holds about the same text again, and its
+    // UTF-8 copy (plainBytes, sent to callers with nothing to personalise) once more.
+    const renderedBytes = rendered ? body.length * 2 + Buffer.byteLength(body) : 0;
+    const bytes = body.length * 2 + renderedBytes + key.length * 2;
     if (bytes > this.maxBytes) return;
     const old = this.answers.get(key);
     if (old) this.drop(key, old);

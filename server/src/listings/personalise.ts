@@ -19,6 +19,7 @@ export class RenderedListings {
   readonly reserved: number[];
   /** Each listing's JSON up to (not including) the savedByMe value. */
   private readonly heads: string[];
+  private plainUtf8: Buffer | undefined;
 
   constructor(
     listings: readonly Listing[],
@@ -33,6 +34,16 @@ export class RenderedListings {
       return json.slice(0, json.length - 'false}'.length);
     });
     this.plain = array ? JSON.stringify(listings) : JSON.stringify(listings[0]);
+  }
+
+  /**
+   * `plain` as UTF-8, encoded once per rendering: the hot cache hands the same bytes to every caller
+   * with nothing to personalise, and node:http writes a Buffer as is, where a string body is
+   * measured (content-length) and encoded again on every request.
+   */
+  get plainBytes(): Buffer {
+    this.plainUtf8 ??= Buffer.from(this.plain, 'utf8');
+    return this.plainUtf8;
   }
 
   /** The body for one caller. */
@@ -77,9 +88,15 @@ export class Personaliser {
     return this.ctx.db.kysely;
   }
 
-  async savedIds(userId: number): Promise<ReadonlySet<number>> {
+  /** The caller's saved ids when cached and fresh (same rule as savedIds), else undefined. */
+  private savedNow(userId: number): ReadonlySet<number> | undefined {
     const hit = this.saved.get(userId);
-    if (hit && Date.now() - hit.at < SAVED_TTL_MS) return hit.ids;
+    return hit && Date.now() - hit.at < SAVED_TTL_MS ? hit.ids : undefined;
+  }
+
+  async savedIds(userId: number): Promise<ReadonlySet<number>> {
+    const hit = this.savedNow(userId);
+    if (hit) return hit;
     const rows = await this.db
       .selectFrom('listing_saves')
       .select('listing_id')
@@ -140,6 +157,20 @@ export class Personaliser {
     return new Map(
       rows.map((r) => [r.listing_id, { id: r.id, firstName: r.first_name, lastName: r.last_name }]),
     );
+  }
+
+  /**
+   * The same body as `body`, without waiting, when nothing it needs is outside memory: the caller's
+   * saves are cached, no listing on it is RESERVED (who holds it is read fresh) and the caller sells
+   * none of them (seller counts are read fresh). Undefined otherwise: then call `body`. The plain
+   * answer comes as its cached UTF-8 bytes.
+   */
+  bodyNow(rendered: RenderedListings, principal: Principal): Buffer | string | undefined {
+    const userId = principal.userId;
+    const saved = this.savedNow(userId);
+    if (!saved || rendered.reserved.length > 0 || rendered.sellers.includes(userId)) return undefined;
+    if (!rendered.ids.some((id) => saved.has(id))) return rendered.plainBytes;
+    return rendered.forViewer(saved, userId, new Map());
   }
 
   /** The body of a rendered answer for this caller. */

@@ -17,6 +17,7 @@ import type { AppContext } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { doc } from '../http/openapi.js';
+import { uploadRoutes } from '../http/uploads.js';
 import { editListing } from './edit.js';
 import { readCreateForm, readPhotoForm } from './form.js';
 import { cacheKey, type HotCache } from './hot-cache.js';
@@ -62,6 +63,12 @@ export function listingsRoutes(
   return async function routes(app: FastifyInstance): Promise<void> {
     app.addHook('preHandler', requireAuth(ctx));
 
+    /** A rendered answer as this caller sees it: from memory when it can (bodyNow), else with reads. */
+    const personalised = async (request: FastifyRequest, rendered: RenderedListings) => {
+      const principal = principalOf(request);
+      return personaliser.bodyNow(rendered, principal) ?? personaliser.body(rendered, principal);
+    };
+
     /** Body: a JSON array, personalised; the next page, if any, in a Link header (design §3). */
     const sendPage = async (request: FastifyRequest, reply: FastifyReply, page: Page) => {
       if (page.next) reply.header('link', nextLink(request.url, encodeCursor(page.next)));
@@ -83,20 +90,21 @@ export function listingsRoutes(
       load: (excludeSellers?: readonly number[]) => Promise<Page>,
     ) => {
       // A viewer who blocked someone gets their own page without those sellers (never cached).
-      const hidden = await service.hiddenSellersFor(principalOf(request).userId);
+      const userId = principalOf(request).userId;
+      const hidden = service.hiddenSellersNow(userId) ?? (await service.hiddenSellersFor(userId));
       if (hidden.size > 0) return sendPage(request, reply, await load([...hidden]));
       const key = cacheKey(path, params);
       const hit = cache.answer(key);
       if (hit?.rendered) {
         if (hit.link) reply.header('link', hit.link);
-        return reply.type(JSON_TYPE).send(await personaliser.body(hit.rendered, principalOf(request)));
+        return reply.type(JSON_TYPE).send(await personalised(request, hit.rendered));
       }
       const page = await load();
       const link = page.next ? nextLink(key, encodeCursor(page.next)) : undefined;
       const rendered = new RenderedListings(page.listings, true);
       cache.remember(key, rendered.plain, link, rendered);
       if (link) reply.header('link', link);
-      return reply.type(JSON_TYPE).send(await personaliser.body(rendered, principalOf(request)));
+      return reply.type(JSON_TYPE).send(await personalised(request, rendered));
     };
 
     /** One listing as the caller sees it. */
@@ -122,8 +130,10 @@ export function listingsRoutes(
       response: { text: MESSAGES.listingCreated },
       errors: [400, 413, 429],
     });
-    app.post('/listing', createDoc, create);
-    app.post('/listing/new', createDoc, create);
+    await uploadRoutes(app, (uploads) => {
+      uploads.post('/listing', createDoc, create);
+      uploads.post('/listing/new', createDoc, create);
+    });
 
     const browseAll = async (request: FastifyRequest, reply: FastifyReply) => {
       const page = parsePage(request.query as RawQuery, 'browse');
@@ -256,9 +266,10 @@ export function listingsRoutes(
           cache.remember(key, rendered.plain, undefined, rendered);
         }
         // The blocker no longer sees the blocked student's listings (safety).
-        const hidden = await service.hiddenSellersFor(principalOf(request).userId);
+        const userId = principalOf(request).userId;
+        const hidden = service.hiddenSellersNow(userId) ?? (await service.hiddenSellersFor(userId));
         if (hidden.has(rendered.sellers[0] as number)) throw notFound(MESSAGES.listingNotFound);
-        return reply.type(JSON_TYPE).send(await personaliser.body(rendered, principalOf(request)));
+        return reply.type(JSON_TYPE).send(await personalised(request, rendered));
       },
     );
 
@@ -281,26 +292,28 @@ export function listingsRoutes(
     );
 
     const photoParams = listingIdParams.extend({ photoId: z.number().int().min(1).max(2147483647) });
-    app.post(
-      '/listing/:id/photos',
-      doc({
-        tag: 'listings',
-        auth: true,
-        summary: 'Add one photo (seller only, at most 8 per listing)',
-        params: listingIdParams,
-        multipart: { files: ['image'] },
-        status: 201,
-        response: listingResponse,
-        errors: [400, 403, 404, 413, 429],
-      }),
-      async (request, reply) => {
-        const principal = principalOf(request);
-        const id = listingId(request);
-        await ctx.limits.consume('upload:account', String(principal.userId));
-        await photos.add(principal, id, await readPhotoForm(request));
-        reply.code(201);
-        return sendListing(request, reply, id);
-      },
+    await uploadRoutes(app, (uploads) =>
+      uploads.post(
+        '/listing/:id/photos',
+        doc({
+          tag: 'listings',
+          auth: true,
+          summary: 'Add one photo (seller only, at most 8 per listing)',
+          params: listingIdParams,
+          multipart: { files: ['image'] },
+          status: 201,
+          response: listingResponse,
+          errors: [400, 403, 404, 413, 429],
+        }),
+        async (request, reply) => {
+          const principal = principalOf(request);
+          const id = listingId(request);
+          await ctx.limits.consume('upload:account', String(principal.userId));
+          await photos.add(principal, id, await readPhotoForm(request));
+          reply.code(201);
+          return sendListing(request, reply, id);
+        },
+      ),
     );
 
     app.delete(

@@ -57,6 +57,12 @@ export class ListingsService {
    */
   hiddenSellersFor: (userId: number) => Promise<ReadonlySet<number>> = async () => NOBODY;
 
+  /**
+   * The same set when it is already in memory, without waiting (hot reads answer synchronously);
+   * undefined means "ask hiddenSellersFor". The safety module sets both.
+   */
+  hiddenSellersNow: (userId: number) => ReadonlySet<number> | undefined = () => undefined;
+
   /** Checks run before a listing is created or edited (safety: prohibited terms, daily cap). */
   readonly beforeWrite: Array<
     (principal: Principal, text: { name: string; description: string }, kind: ListingWrite) => Promise<void>

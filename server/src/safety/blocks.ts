@@ -51,10 +51,16 @@ export class BlockedSellers {
 
   constructor(private readonly ctx: AppContext) {}
 
-  async of(userId: number): Promise<ReadonlySet<number>> {
+  /** The viewer's blocked ids when cached and fresh (same rule as `of`), else undefined. */
+  cached(userId: number): ReadonlySet<number> | undefined {
     const hit = this.cache.get(userId);
+    return hit && Date.now() - hit.at < CACHE_TTL_MS ? hit.ids : undefined;
+  }
+
+  async of(userId: number): Promise<ReadonlySet<number>> {
+    const hit = this.cached(userId);
+    if (hit) return hit;
     const now = Date.now();
-    if (hit && now - hit.at < CACHE_TTL_MS) return hit.ids;
     const rows = await this.ctx.db.kysely
       .selectFrom('blocks')
       .select('blocked_id')

@@ -30,6 +30,7 @@ export async function registerSafety(
   const blockedSellers = new BlockedSellers(ctx);
   const blocks = new BlocksService(ctx, blockedSellers);
   listings.service.hiddenSellersFor = (userId) => blockedSellers.of(userId);
+  listings.service.hiddenSellersNow = (userId) => blockedSellers.cached(userId);
   listings.service.beforeWrite.push(async (principal, text, kind) => {
     assertAllowed(ctx.config.prohibitedRules, text.name, text.description);
     if (kind === 'created') await takeDaily(ctx, principal.userId, 'listing');

@@ -13,6 +13,7 @@ import type { AppContext } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
 import { doc } from '../http/openapi.js';
+import { uploadRoutes } from '../http/uploads.js';
 import { readPhotoForm } from '../listings/form.js';
 import { encodeCursor, nextLink, parsePage, type RawQuery } from '../listings/query.js';
 import type { TrustService } from './service.js';
@@ -90,22 +91,24 @@ export function trustRoutes(ctx: AppContext, service: TrustService) {
       async (request) => service.updateMe(principalOf(request), request.body),
     );
 
-    app.post(
-      '/users/me/avatar',
-      doc({
-        tag: 'trust',
-        auth: true,
-        summary:
-          "Set the caller's avatar (multipart, one JPEG `image`, the photo rules); answers the profile",
-        multipart: { files: ['image'] },
-        response: profileResponse,
-        errors: [400, 413, 429],
-      }),
-      async (request) => {
-        const principal = principalOf(request);
-        await ctx.limits.consume('upload:account', String(principal.userId));
-        return service.setAvatar(principal, await readPhotoForm(request));
-      },
+    await uploadRoutes(app, (uploads) =>
+      uploads.post(
+        '/users/me/avatar',
+        doc({
+          tag: 'trust',
+          auth: true,
+          summary:
+            "Set the caller's avatar (multipart, one JPEG `image`, the photo rules); answers the profile",
+          multipart: { files: ['image'] },
+          response: profileResponse,
+          errors: [400, 413, 429],
+        }),
+        async (request) => {
+          const principal = principalOf(request);
+          await ctx.limits.consume('upload:account', String(principal.userId));
+          return service.setAvatar(principal, await readPhotoForm(request));
+        },
+      ),
     );
 
     app.get(

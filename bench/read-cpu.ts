@@ -1,0 +1,216 @@
+/**
+ * Server CPU per read request (`npm run bench:read-cpu`): the app's process time (user and
+ * system, from /proc/<pid>/stat) divided by the requests autocannon completed, for
+ * GET /listings/recent and GET /listing/{id} with a real bearer token, beside the bare node:http
+ * server answering the same bytes. CPU per request moves far less than req/s ratios when other
+ * work shares the machine, so it is the figure to compare changes of the read path with.
+ *
+ * Environment: CPU_LISTINGS (2000), CPU_SECONDS per run (5), CPU_CONNECTIONS (16),
+ * DATABASE_URL for PostgreSQL (else SQLite in a temporary directory), CPU_PROF=dir for a profile.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { openDb } from '../server/src/db/connection.js';
+import { migrateToLatest } from '../server/src/db/migrate.js';
+import { TokenService } from '../server/src/http/tokens.js';
+import { syntheticListings } from './corpus.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const LISTINGS = Number(process.env.CPU_LISTINGS ?? 2000);
+const SECONDS = Number(process.env.CPU_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.CPU_CONNECTIONS ?? 16);
+const JWT_SECRET = randomBytes(32).toString('hex');
+const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux.
+
+function cpuTicks(pid: number): { user: number; sys: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { user: Number(fields[11]), sys: Number(fields[12]) };
+}
+
+async function waitFor(port: number): Promise<void> {
+  for (let i = 0; i < 600; i += 1) {
+    const ok = await new Promise<boolean>((resolve) => {
+      http
+        .get({ host: '127.0.0.1', port, path: '/healthz' }, (res) => {
+          res.resume();
+          resolve(res.statusCode !== undefined);
+        })
+        .on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not start');
+}
+
+function get(port: number, url: string, token: string) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
+    (resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port, path: url, headers: { authorization: `Bearer ${token}` } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+        })
+        .on('error', reject);
+    },
+  );
+}
+
+async function measure(child: ChildProcess, port: number, url: string, token?: string) {
+  const headers = token ? { authorization: `Bearer ${token}` } : {};
+  const target = `http://127.0.0.1:${port}${url}`;
+  await autocannon({ url: target, connections: CONNECTIONS, duration: 1, headers });
+  const before = cpuTicks(child.pid!);
+  const run = await autocannon({ url: target, connections: CONNECTIONS, duration: SECONDS, headers });
+  const after = cpuTicks(child.pid!);
+  if (run.non2xx > 0) throw new Error(`${url}: ${run.non2xx} non-2xx`);
+  const n = run.requests.total;
+  return {
+    rps: run.requests.average,
+    userUs: ((after.user - before.user) * TICK_US) / n,
+    sysUs: ((after.sys - before.sys) * TICK_US) / n,
+  };
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-read-cpu-'));
+  let databaseUrl = process.env.DATABASE_URL;
+  let dropDb: (() => Promise<void>) | undefined;
+  if (databaseUrl) {
+    const name = `cm_read_cpu_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const base = databaseUrl;
+    const u = new URL(base);
+    u.pathname = `/${name}`;
+    databaseUrl = u.toString();
+    dropDb = async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    };
+  }
+  const children: ChildProcess[] = [];
+  try {
+    const db = openDb({ databaseUrl, dataDir });
+    await migrateToLatest(db);
+    const now = Date.now();
+    const users = await db.kysely
+      .insertInto('users')
+      .values(
+        Array.from({ length: 50 }, (_, i) => ({
+          email: `cpu${i}@msu.edu`,
+          first_name: `Cpu${i}`,
+          last_name: 'Seller',
+          password_hash: 'x',
+          verified: 1,
+          token_version: 0,
+          created_at: now,
+        })),
+      )
+      .returning(['id', 'email'])
+      .execute();
+    const docs = syntheticListings(LISTINGS);
+    for (let i = 0; i < docs.length; i += 500) {
+      await db.kysely
+        .insertInto('listings')
+        .values(
+          docs.slice(i, i + 500).map((d, j) => ({
+            seller_id: users[(i + j) % users.length]!.id,
+            name: d.name,
+            description: d.description,
+            category: d.category,
+            price_cents: d.priceCents,
+            image_key: null,
+            thumb_key: null,
+            is_sold: 0,
+            condition: null,
+            course_code: null,
+            created_at: now - (docs.length - i - j) * 30_000,
+            updated_at: now,
+          })),
+        )
+        .execute();
+    }
+    const some = await db.kysely
+      .selectFrom('listings')
+      .select('id')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .offset(50)
+      .executeTakeFirstOrThrow();
+    await db.close();
+    const token = await new TokenService(JWT_SECRET, Date.now).issue({
+      userId: users[0]!.id,
+      email: users[0]!.email,
+      tokenVersion: 0,
+    });
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const prof = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
+    const app = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/src/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        SMTP_URL: 'smtp://127.0.0.1:9',
+        JWT_SECRET,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(app);
+    await waitFor(port);
+    for (const url of ['/listings/recent', `/listing/${some.id}`]) {
+      const sample = await get(port, url, token);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(sample.headers))
+        if (!['date', 'connection', 'keep-alive', 'x-request-id'].includes(k) && typeof v === 'string')
+          headers[k] = v;
+      const capture = path.join(dataDir, `capture-${randomBytes(4).toString('hex')}.json`);
+      writeFileSync(
+        capture,
+        JSON.stringify({ status: sample.status, headers, body: sample.body.toString('base64') }),
+      );
+      const barePort = 40_000 + Math.floor(Math.random() * 20_000);
+      const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], {
+        cwd: root,
+        env: { ...process.env, BARE_RESPONSE: capture, PORT: String(barePort) },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      children.push(bare);
+      await waitFor(barePort);
+      const a = await measure(app, port, url, token);
+      const b = await measure(bare, barePort, url);
+      bare.kill('SIGTERM');
+      const f = (x: number) => x.toFixed(1);
+      console.log(
+        `${url} (${sample.body.length} B): app ${a.rps.toFixed(0)} req/s, ${f(a.userUs)} µs user + ${f(a.sysUs)} µs sys; bare ${b.rps.toFixed(0)} req/s, ${f(b.userUs)} + ${f(b.sysUs)} µs; ratio ${(a.rps / b.rps).toFixed(2)}; load ${os.loadavg()[0]!.toFixed(1)}`,
+      );
+    }
+  } finally {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    await dropDb?.();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
