@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { buildSync } from 'esbuild';
-import { defineConfig, loadEnv, type Plugin, type Rolldown } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -177,16 +177,13 @@ const PAGE_MODULE = /[\\/](\w+Page)\.tsx$/;
 
 /**
  * Build-only: emits `assets/boot-<hash>.js` (web/src/boot/boot.ts, bundled and minified) and loads
- * it `async` from index.html. It runs while the entry chunk is still downloading: it modulepreloads
- * the chunks of the page being opened (table filled in here from the bundle) and starts the page's
- * first API calls. `VITE_API_BASE_URL` is baked in as in the app.
+ * it `async` from index.html. It modulepreloads the chunks of the page being opened (table filled in
+ * here from the bundle) and, on a server-rendered page, starts the app after the first screen.
  */
-function bootScript(apiBase: string): Plugin {
+function bootScript(): Plugin {
   const bootFile = path.resolve(import.meta.dirname, 'src/boot/boot.ts');
-  // The pages boot.ts knows (`page: 'XPage'`): the table only lists those.
-  const bootPages = new Set(
-    [...readFileSync(bootFile, 'utf8').matchAll(/page: '(\w+Page)'/g)].map((m) => m[1]!),
-  );
+  // The pages boot.ts knows (`return 'XPage'` in pageOf): the table only lists those.
+  const bootPages = new Set([...readFileSync(bootFile, 'utf8').matchAll(/'(\w+Page)'/g)].map((m) => m[1]!));
   return {
     name: 'campus:boot',
     apply: 'build',
@@ -221,7 +218,7 @@ function bootScript(apiBase: string): Plugin {
           write: false,
           format: 'iife',
           target: 'es2022',
-          define: { __ROUTE_CHUNKS__: JSON.stringify(routeChunks), __API_BASE__: JSON.stringify(apiBase) },
+          define: { __ROUTE_CHUNKS__: JSON.stringify(routeChunks) },
         });
         const ref = this.emitFile({ type: 'asset', name: 'boot.js', source: result.outputFiles[0]!.text });
         const file = this.getFileName(ref);
@@ -287,15 +284,7 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
     tailwindcss(),
     contractTreeShaking(),
     inlineContractConstants(),
-    ...(isSsrBuild
-      ? []
-      : [
-          pwa(),
-          bootScript(
-            loadEnv(mode, import.meta.dirname, 'VITE_').VITE_API_BASE_URL?.replace(/\/+$/, '') ?? '',
-          ),
-          precompress(),
-        ]),
+    ...(isSsrBuild ? [] : [pwa(), bootScript(), precompress()]),
   ],
   ssr: { noExternal: ['@campus/contract'] },
   resolve: {

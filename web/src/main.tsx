@@ -1,10 +1,9 @@
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { hydrate, type DehydratedState } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { queryClient } from './api/queryClient';
 import { App } from './app/App';
-import { SSR_STATE_ID } from './ssr/state';
+import { SSR_STATE_ID, seedQueryCache } from './ssr/state';
 import './index.css';
 
 const container = document.getElementById('root');
@@ -17,7 +16,7 @@ const app = <App client={queryClient} router={(routes) => <BrowserRouter>{routes
 const serverState = document.getElementById(SSR_STATE_ID);
 if (serverState && container.firstChild) {
   try {
-    hydrate(queryClient, JSON.parse(serverState.textContent ?? '{}') as DehydratedState);
+    seedQueryCache(queryClient, serverState.textContent ?? '{}');
   } catch {
     // Unreadable state: the queries simply load again.
   }

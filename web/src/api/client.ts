@@ -1,5 +1,4 @@
 import { REFRESHED_TOKEN_HEADER, TIMINGS, type ApiError as ApiErrorBody } from '@campus/contract';
-import { takePrefetched } from '../boot/prefetch';
 import { setSessionEndReason } from '../session/endReason';
 import { isTokenValid } from '../session/jwt';
 import { clearToken, getToken, setToken } from '../session/token';
@@ -177,22 +176,17 @@ export async function apiRequestWithResponse<T>(
   signal?.addEventListener('abort', onOuterAbort, { once: true });
 
   const url = buildUrl(path, query);
-  // The boot script may already have started this GET while the app was loading (boot/boot.ts).
-  const prefetched =
-    method === 'GET' && requestBody === undefined && !options.isRetry ? takePrefetched(url, token) : null;
-
   // In the server renderer, GETs are answered in-process as the student being rendered for.
   const send = isServer ? (serverRequest()?.fetch ?? fetch) : fetch;
   let response: Response;
   try {
-    response = await (prefetched ??
-      send(url, {
-        method,
-        headers: finalHeaders,
-        body: requestBody,
-        credentials: 'include',
-        signal: controller.signal,
-      }));
+    response = await send(url, {
+      method,
+      headers: finalHeaders,
+      body: requestBody,
+      credentials: 'include',
+      signal: controller.signal,
+    });
   } catch (cause) {
     if (signal?.aborted) throw cause; // cancelled by the caller (e.g. TanStack Query): rethrow as is
     throw new ApiError(0, null, timedOut ? 'TIMEOUT' : 'NETWORK', cause);

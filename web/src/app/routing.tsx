@@ -32,7 +32,7 @@ import {
   useRoutes,
   type RouteObject,
 } from 'react-router';
-import { replayEarlyInput } from '../ssr/earlyInput';
+import { EARLY_INPUT_GLOBAL } from '../ssr/state';
 import { PageSpinner } from '../ui/Spinner';
 
 type LazyRoute = () => Promise<{ Component?: ComponentType | null }>;
@@ -115,8 +115,14 @@ function lazyPage(load: LazyRoute, path: string | undefined): ComponentType {
  * to React (ssr/earlyInput.ts). Renders nothing.
  */
 function EarlyInputHandover() {
-  useEffect(() => replayEarlyInput(), []);
+  useEffect(handOverEarlyInput, []);
   return null;
+}
+
+/** Only a rendered page recorded anything: the hand-over's code loads there and only there. */
+function handOverEarlyInput(): void {
+  if (!(EARLY_INPUT_GLOBAL in window)) return;
+  void import('../ssr/earlyInput').then((m) => m.replayEarlyInput());
 }
 
 /** The same tree with `lazy` and `errorElement` turned into elements `useRoutes` renders. */
@@ -155,7 +161,7 @@ export function AppRoutes({ routes }: { routes: RouteObject[] }) {
   );
   const rendered = useRoutes(elementRoutes, location);
   // The top bar's fields hydrate with the root, before the page's boundary.
-  useEffect(() => replayEarlyInput(), []);
+  useEffect(handOverEarlyInput, []);
   return <HandlesContext.Provider value={handles}>{rendered}</HandlesContext.Provider>;
 }
 

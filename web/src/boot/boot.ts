@@ -3,29 +3,20 @@
  * step with the stored token (so the server can render logged-in pages), and then:
  * - on a page the server rendered (`<html data-ssr>`): records early typing and starts the app's
  *   scripts (named on its own tag) once the first screen and its photo are in (`startRenderedApp`);
- * - on the plain shell, while the entry (React, the router) is still downloading:
- *   1. adds `<link rel="modulepreload">` for the page's lazy chunk and its imports (otherwise only
- *      discovered once the entry has run),
- *   2. starts the page's first API calls; the API client (`api/client.ts`) picks the answers up;
- *   3. on pages whose largest element is a listing photo (the dashboard's rail, a listing), preloads
- *      that photo as soon as the answer naming it arrives, instead of after React has rendered.
+ * - on the plain shell, while the entry (React, the router) is still downloading: adds
+ *   `<link rel="modulepreload">` for the page's lazy chunk and its imports (otherwise only
+ *   discovered once the entry has run).
+ * Every page is normally rendered by the server, with its data and photo in the HTML; the shell is
+ * what a browser without the cookie gets (once, before this script writes it), or a page whose
+ * render failed. So the shell's head start on the first API calls and the photo, which every first
+ * visit paid for in bytes, was dropped (docs/decisions.md, session 5).
  * The page-to-chunk table is filled in at build time by the `campus:boot` plugin (vite.config.ts).
- * It imports only small modules (prefetch registry, srcset builder, photo layout, token cookie,
- * early input): it must stay small.
+ * It imports only small modules (token cookie, early input): it must stay small.
  */
-import type { Listing } from '@campus/contract';
-import { variantSrcset, type ImageVariants } from '@campus/contract/media';
-import { DETAIL_PHOTO_SIZES, RAIL_TILE_SIZES, leadPhotoVariants } from '../features/listings/photoLayout';
 import { clearTokenCookie, readTokenCookie, writeTokenCookie } from '../session/tokenCookie';
 import { recordEarlyInput } from '../ssr/earlyInput';
-import { registerPrefetch } from './prefetch';
 
 declare const __ROUTE_CHUNKS__: Record<string, string[]>;
-declare const __API_BASE__: string;
-
-/** The listing rail of /dashboard (LatestRail RAIL_LIMIT) and a page of /all_listings (LIMITS.pageDefault). */
-const RAIL_LIMIT = 12;
-const PAGE_LIMIT = 24;
 
 interface Claims {
   sub?: string;
@@ -45,59 +36,19 @@ function readToken(): { token: string; claims: Claims } | null {
   }
 }
 
-/** The first screen's main photo: which call names it, where, and how wide it is drawn. */
-interface PhotoHint {
-  call: string;
-  sizes: string;
-  pick: (body: unknown) => ImageVariants | null | undefined;
-}
-
-/** Page chunk, API calls (path + query, as the API client builds them) and main photo for a location. */
-function plan(
-  pathname: string,
-  search: string,
-  claims: Claims | null,
-): { page: string; calls: string[]; photo?: PhotoHint } | null {
-  const me = claims?.sub ? `/users/info?${new URLSearchParams({ email: claims.sub })}` : null;
-  const mine = (calls: string[]) => (claims ? calls : []);
-  if (pathname === '/') return { page: 'LandingPage', calls: [] };
-  if (pathname === '/login') return { page: 'LoginPage', calls: [] };
-  if (pathname === '/signup') return { page: 'SignUpPage', calls: [] };
-  if (pathname === '/dashboard') {
-    const rail = `/listings/recent?limit=${RAIL_LIMIT}`;
-    return {
-      page: 'DashboardPage',
-      calls: mine([rail, ...(me ? [me] : [])]),
-      // The rail's first tile (LatestRail, ListingCard "tile").
-      photo: {
-        call: rail,
-        sizes: RAIL_TILE_SIZES,
-        pick: (body) => (body as Listing[])[0]?.imageVariants,
-      },
-    };
-  }
-  if (pathname === '/all_listings') {
-    return { page: 'AllListingsPage', calls: mine(search === '' ? [`/listings?limit=${PAGE_LIMIT}`] : []) };
-  }
-  const single = /^\/single_listing\/(\d{1,10})$/.exec(pathname);
-  if (single) {
-    const call = `/listing/${single[1]}`;
-    return {
-      page: 'SingleListingPage',
-      calls: mine([call]),
-      // The gallery's first photo (PhotoGallery).
-      photo: {
-        call,
-        sizes: DETAIL_PHOTO_SIZES,
-        pick: (body) => leadPhotoVariants(body as Listing),
-      },
-    };
-  }
-  if (pathname === '/inbox') return { page: 'InboxPage', calls: mine(['/api/chats']) };
-  if (pathname === '/addlisting') return { page: 'AddListingPage', calls: [] };
-  if (pathname === '/cat_listing') return { page: 'CategoryListingsPage', calls: [] };
-  if (pathname === '/personalListings') return { page: 'PersonalListingsPage', calls: [] };
-  if (pathname === '/chat' || pathname.startsWith('/chat/')) return { page: 'ChatPage', calls: [] };
+/** The lazy page module (its chunk name) of a location. */
+function pageOf(pathname: string): string | null {
+  if (pathname === '/') return 'LandingPage';
+  if (pathname === '/login') return 'LoginPage';
+  if (pathname === '/signup') return 'SignUpPage';
+  if (pathname === '/dashboard') return 'DashboardPage';
+  if (pathname === '/all_listings') return 'AllListingsPage';
+  if (/^\/single_listing\/\d{1,10}$/.test(pathname)) return 'SingleListingPage';
+  if (pathname === '/inbox') return 'InboxPage';
+  if (pathname === '/addlisting') return 'AddListingPage';
+  if (pathname === '/cat_listing') return 'CategoryListingsPage';
+  if (pathname === '/personalListings') return 'PersonalListingsPage';
+  if (pathname === '/chat' || pathname.startsWith('/chat/')) return 'ChatPage';
   return null;
 }
 
@@ -186,51 +137,11 @@ function boot(): void {
   const me = document.currentScript as HTMLScriptElement | null;
   const session = readToken();
   syncTokenCookie(session);
-  const target = plan(location.pathname, location.search, session?.claims ?? null);
-  const pageChunks = (target && __ROUTE_CHUNKS__[target.page]) ?? [];
+  const page = pageOf(location.pathname);
+  const pageChunks = page ? (__ROUTE_CHUNKS__[page] ?? []) : [];
   // A page the server rendered already shows its first screen, with its data and photo.
   if (me && document.documentElement.hasAttribute('data-ssr')) return startRenderedApp(me, pageChunks);
-  if (!target) return;
   modulePreload(pageChunks);
-  if (!session) return;
-  for (const path of target.calls) {
-    const url = `${__API_BASE__}${path}`;
-    const response = fetch(url, {
-      headers: { Accept: 'application/json, text/plain, */*', Authorization: `Bearer ${session.token}` },
-      credentials: 'include',
-    });
-    // An unused failed call must not surface as an unhandled rejection.
-    response.catch(() => undefined);
-    registerPrefetch(url, { token: session.token, startedAt: performance.now(), response });
-    if (target.photo?.call === path) preloadPhoto(response, target.photo);
-  }
-}
-
-/**
- * `<link rel="preload" as="image">` for the photo the answer names, in the first format its
- * `<picture>` offers (AVIF; a browser without it skips the preload by its type), with the same
- * srcset and sizes, so the `<img>` React renders later finds the file already on its way.
- */
-function preloadPhoto(response: Promise<Response>, hint: PhotoHint): void {
-  response
-    .then((r) => (r.ok ? (r.clone().json() as Promise<unknown>) : null))
-    .then((body) => {
-      const variants = body ? hint.pick(body) : null;
-      const format = variants?.formats[0];
-      if (!variants || !format) return;
-      const link = document.createElement('link');
-      link.rel = 'preload';
-      link.as = 'image';
-      link.type = `image/${format}`;
-      link.setAttribute(
-        'imagesrcset',
-        variantSrcset({ ...variants, url: `${__API_BASE__}${variants.url}` }, format),
-      );
-      link.setAttribute('imagesizes', hint.sizes);
-      link.setAttribute('fetchpriority', 'high');
-      document.head.appendChild(link);
-    })
-    .catch(() => undefined);
 }
 
 boot();

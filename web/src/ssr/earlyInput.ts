@@ -9,7 +9,8 @@
  */
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
-const GLOBAL = '__campusEarlyInput';
+import { EARLY_INPUT_GLOBAL as GLOBAL } from './state';
+
 const SUBMITS = '__campusEarlySubmits';
 /** A form sent before it was hydrated, and the button that sent it. */
 interface EarlySubmit {

@@ -27,5 +27,8 @@ export function serverRequest(): ServerRequest | undefined {
   return reader();
 }
 
-/** True when this code runs in the server renderer rather than in a browser. */
-export const isServer = typeof window === 'undefined';
+/**
+ * True in the server renderer's build, false in the browser's: a build-time constant (Vite's
+ * `import.meta.env.SSR`), so each build drops the other's code paths.
+ */
+export const isServer: boolean = import.meta.env.SSR;
