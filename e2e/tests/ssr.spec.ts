@@ -58,5 +58,29 @@ test('a logged-in page paints from its HTML and is taken over by the app without
   const after = await (await page.request.get('/dashboard', { headers: { accept: 'text/html' } })).text();
   expect(after).not.toContain('data-ssr');
   expect(after).not.toContain('Welcome back');
+
+  // Before the app has taken the page over, the login form is already there. A student who types
+  // and sends it then is logged in once the app arrives — and the password never goes into a URL
+  // (the browser's own submit would GET /login?email=…&password=…).
+  // A fresh context without the service worker, which would answer the entry from its cache.
+  const fresh = await browser.newContext({ serviceWorkers: 'block' });
+  const early = await fresh.newPage();
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await early.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const urls: string[] = [];
+  early.on('request', (request) => urls.push(request.url()));
+  await early.goto('/login');
+  await early.getByLabel('Email').fill(student.email);
+  await early.getByLabel('Password', { exact: true }).fill(student.password);
+  await early.getByRole('button', { name: 'Login', exact: true }).click();
+  expect(early.url()).toMatch(/\/login$/);
+  release();
+  await expect(early).toHaveURL(/\/dashboard$/);
+  expect(urls.filter((u) => u.includes('password'))).toEqual([]);
+  await fresh.close();
   await context.close();
 });

@@ -33,10 +33,14 @@ if (serverState && container.firstChild) {
 
 // The service worker (installable app, offline page, push) registers once the page has loaded and
 // the browser is idle: nothing of it is on the first render's path.
+// On a server-rendered page this script itself starts after the first screen, often after `load`
+// has fired: then it registers at the next idle moment.
 if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  window.addEventListener('load', () => {
+  const whenIdle = () => {
     const register = () => void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
     if ('requestIdleCallback' in window) window.requestIdleCallback(register, { timeout: 5000 });
     else setTimeout(register, 2000);
-  });
+  };
+  if (document.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
 }

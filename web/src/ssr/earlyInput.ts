@@ -17,7 +17,12 @@ interface EarlySubmit {
   form: HTMLFormElement;
   submitter: HTMLElement | null;
 }
-type EarlyWindow = Window & { [GLOBAL]?: Map<string, string>; [SUBMITS]?: EarlySubmit[] };
+const CLICKS = '__campusEarlyClicks';
+type EarlyWindow = Window & {
+  [GLOBAL]?: Map<string, string>;
+  [SUBMITS]?: EarlySubmit[];
+  [CLICKS]?: HTMLButtonElement[];
+};
 
 function isField(target: unknown): target is Field {
   return (
@@ -54,22 +59,44 @@ function holdSubmit(event: Event): void {
   if (!submits.some((s) => s.form === form)) submits.push({ form, submitter });
 }
 
+/**
+ * A button (not a form's submit button: its form is held above) tapped before the app has taken it
+ * over would do nothing — its handler is not attached yet. The tap is kept and replayed once the
+ * button is hydrated, so "Back", "Save" or "Try again" work from the first tap. Links need nothing:
+ * the browser follows them itself.
+ */
+function holdClick(event: Event): void {
+  const button = event.target instanceof Element ? event.target.closest('button') : null;
+  if (!button || button.type === 'submit' || isHydrated(button)) return;
+  const clicks = ((window as EarlyWindow)[CLICKS] ??= []);
+  if (!clicks.includes(button)) clicks.push(button);
+}
+
 /** Starts recording (the boot script, on a server-rendered page, before any app code runs). */
 export function recordEarlyInput(): void {
   (window as EarlyWindow)[GLOBAL] = new Map();
+  // A select fires `input` too: one listener records every kind of field.
   document.addEventListener('input', record, true);
-  document.addEventListener('change', record, true);
   document.addEventListener('submit', holdSubmit, true);
+  document.addEventListener('click', holdClick, true);
 }
 
-/** Sends the held forms that are hydrated now, through the app's own submit handling. */
+/** The held taps on buttons hydrated by now (taken out of the record). */
+function heldClicks(): HTMLButtonElement[] {
+  const clicks = (window as EarlyWindow)[CLICKS] ?? [];
+  const ready = clicks.filter((b) => b.isConnected && isHydrated(b));
+  (window as EarlyWindow)[CLICKS] = clicks.filter((b) => b.isConnected && !ready.includes(b));
+  return ready;
+}
+
+/** Sends the held taps and forms that are hydrated now, through the app's own handlers. */
 function sendHeldSubmits(): void {
-  const submits = (window as EarlyWindow)[SUBMITS];
-  if (!submits || submits.length === 0) return;
+  const submits = (window as EarlyWindow)[SUBMITS] ?? [];
   const ready = submits.filter((s) => isHydrated(s.form));
   (window as EarlyWindow)[SUBMITS] = submits.filter((s) => !ready.includes(s));
   // After React has rendered the text just handed over (its input updates flush before a task).
   setTimeout(() => {
+    for (const button of heldClicks()) button.click();
     for (const { form, submitter } of ready) {
       if (!form.isConnected) continue;
       form.requestSubmit(

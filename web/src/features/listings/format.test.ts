@@ -34,10 +34,8 @@ function intlAgo(iso: string, now: number): string {
 }
 
 describe('listing formats (the same text Intl en-US gave)', () => {
-  it('prices: whole, cents, thousands, the largest listing price, negatives', () => {
-    const prices = [
-      0, 0.5, 1, 5, 12.5, 12.05, 24, 999.99, 1000, 1200, 12_345.6, 100_000, 99_999.99, -3, -1234.5,
-    ];
+  it('prices: whole, cents, thousands, the largest listing price', () => {
+    const prices = [0, 0.5, 1, 5, 12.5, 12.05, 24, 999.99, 1000, 1200, 12_345.6, 100_000, 99_999.99];
     for (let p = 0; p < 3000; p += 7.13) prices.push(Math.round(p * 100) / 100);
     for (const price of prices) expect(formatPrice(price), String(price)).toBe(intlPrice(price));
     expect(formatPrice(Number.NaN)).toBe('$—');

@@ -19,12 +19,10 @@ function grouped(whole: number): string {
 /** "$24", "$12.50", "$1,200": two decimals only when the price has cents (as en-US currency). */
 export function formatPrice(price: number): string {
   if (!Number.isFinite(price)) return '$—';
-  const cents = Math.round(price * 100);
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  const whole = Math.floor(abs / 100);
-  const rest = abs % 100;
-  return `${sign}$${grouped(whole)}${rest === 0 ? '' : `.${String(rest).padStart(2, '0')}`}`;
+  // Prices are never negative (the contract refuses them).
+  const cents = Math.round(Math.max(0, price) * 100);
+  const rest = cents % 100;
+  return `$${grouped(Math.floor(cents / 100))}${rest === 0 ? '' : `.${String(rest).padStart(2, '0')}`}`;
 }
 
 type Unit = 'minute' | 'hour' | 'day';
