@@ -84,3 +84,24 @@ test('a logged-in page paints from its HTML and is taken over by the app without
   await fresh.close();
   await context.close();
 });
+
+test('a sort chosen before the app has taken the page over is applied once it has', async ({ browser }) => {
+  // Without the service worker, which would answer the held script from its cache.
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await registeredStudent(page, 'Sora', 'Early');
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/cat_listing?categories=LIFESTYLE');
+  await expect(page.locator('html[data-ssr]')).toHaveCount(1);
+  // Hydration puts the server's option back into the select; the student's choice must win.
+  await page.getByLabel('Sort by').selectOption('price_asc');
+  release();
+  await expect(page).toHaveURL(/sort=price_asc/);
+  await expect(page.getByLabel('Sort by')).toHaveValue('price_asc');
+  await context.close();
+});

@@ -32,17 +32,43 @@ function isField(target: unknown): target is Field {
   );
 }
 
-/** React marks the DOM nodes it manages with an own `__reactFiber$…` property. */
+/** What this module reads of a React fiber (the `__reactFiber$…` property on a DOM node). */
+interface FiberLike {
+  tag: number;
+  flags: number;
+  return: FiberLike | null;
+  alternate: FiberLike | null;
+}
+const HOST_ROOT = 3;
+/** React 19's Placement | Hydrating flags: on a subtree rendered but not yet committed. */
+const NOT_YET_COMMITTED = 0b10 | 0b1000000000000;
+
+/**
+ * Whether React has taken this node over, so that its handlers receive events. React marks the node
+ * with a `__reactFiber$…` property as soon as hydration renders it; whether that is committed is
+ * React's own `getNearestMountedFiber` test, repeated here: no ancestor still being placed or
+ * hydrated, up to the root.
+ */
 function isHydrated(el: Element): boolean {
-  return Object.keys(el).some((key) => key.startsWith('__reactFiber$'));
+  const key = Object.keys(el).find((k) => k.startsWith('__reactFiber$'));
+  if (!key) return false;
+  let node = (el as unknown as Record<string, FiberLike>)[key]!;
+  for (let next: FiberLike | null = node; next && !next.alternate; next = next.return) {
+    node = next;
+    if ((node.flags & NOT_YET_COMMITTED) !== 0) return false;
+  }
+  while (node.return) node = node.return;
+  return node.tag === HOST_ROOT;
 }
 
 function record(event: Event): void {
   const field = event.target;
   const early = (window as EarlyWindow)[GLOBAL];
-  if (!early || !isField(field) || !field.id || isHydrated(field)) return;
+  if (!early || !isField(field) || !field.id) return;
   if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) return;
-  early.set(field.id, field.value);
+  // Once hydrated, React handles the field itself: what was recorded before is older than this.
+  if (isHydrated(field)) early.delete(field.id);
+  else early.set(field.id, field.value);
 }
 
 /**
@@ -114,7 +140,7 @@ function sendHeldSubmits(): void {
 export function replayEarlyInput(): void {
   const early = (window as EarlyWindow)[GLOBAL];
   if (!early) return;
-  for (const [id, recorded] of early) {
+  for (const [id, value] of early) {
     const field = document.getElementById(id);
     if (!isField(field)) {
       early.delete(id);
@@ -122,8 +148,8 @@ export function replayEarlyInput(): void {
     }
     if (!isHydrated(field)) continue;
     early.delete(id);
-    // The field's own text is the latest unless hydration put the server's empty value back.
-    const value = field.value !== '' ? field.value : recorded;
+    // Still recorded, so nothing was typed or chosen since hydration: the recorded value is the
+    // student's latest, even where hydration put the server's value back (a select's option).
     const proto = Object.getPrototypeOf(field) as object;
     const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
     const tracker = (field as Field & { _valueTracker?: { setValue(v: string): void } })._valueTracker;
