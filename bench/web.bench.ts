@@ -15,6 +15,7 @@
  *   accessibility, best practices, and the JavaScript the visit downloaded (bytes on the wire,
  *   Brotli as the server sends it; requests).
  *
+ * BENCH_TRACES=dir keeps each run's trace with CPU samples (for finding what a long task runs).
  * BENCH_PAGES=/,/dashboard limits the pages; BENCH_PORT (3190) the port; BENCH_REPORTS=dir keeps
  * every run's full Lighthouse report (JSON) there.
  */
@@ -149,10 +150,21 @@ async function measure(url: string, token: string | null): Promise<Run> {
         output: 'json',
         onlyCategories: ['performance', 'accessibility', 'best-practices'],
       },
-      undefined,
+      // BENCH_TRACES: the trace with the CPU profiler's samples too, to see which code a long task ran.
+      process.env.BENCH_TRACES
+        ? {
+            extends: 'lighthouse:default',
+            settings: { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' },
+          }
+        : undefined,
       page,
     );
     const lhr = result?.lhr;
+    if (process.env.BENCH_TRACES && result) {
+      mkdirSync(process.env.BENCH_TRACES, { recursive: true });
+      const name = `${new URL(url).pathname.replace(/[^a-z0-9]+/gi, '_') || '_'}-${Date.now()}.trace.json`;
+      writeFileSync(path.join(process.env.BENCH_TRACES, name), JSON.stringify(result.artifacts.Trace));
+    }
     if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
     if (process.env.BENCH_REPORTS) {
       mkdirSync(process.env.BENCH_REPORTS, { recursive: true });

@@ -122,7 +122,13 @@ function onConnected(): void {
   everConnected = true;
   setStatus('connected');
   for (const reg of registrations) subscribeOne(reg);
-  for (const listener of [...connectedListeners]) listener();
+  // Each catch-up in a task of its own: together (requests, cache updates, renders) they would block
+  // a phone's main thread for one long stretch right as the page becomes usable.
+  for (const listener of [...connectedListeners]) {
+    window.setTimeout(() => {
+      if (connectedListeners.has(listener) && isRealtimeConnected()) listener();
+    }, 0);
+  }
 }
 
 function onLinkLost(): void {
@@ -243,6 +249,36 @@ export function subscribeRealtime(destination: string, handler: MessageHandler):
 export function onRealtimeConnected(listener: () => void): () => void {
   connectedListeners.add(listener);
   return () => connectedListeners.delete(listener);
+}
+
+/** How long a page waits for the live link before loading without it (WebSockets blocked, say). */
+const LIVE_FALLBACK_MS = 4000;
+
+/**
+ * Runs `load` now if the live link is up, and after every (re)connect. A page that opens before the
+ * link is up loads once, at the connection (whose catch-up it needs anyway), instead of once on
+ * opening and again at the connection a moment later; if the link is not up within a few seconds it
+ * loads without it.
+ */
+export function loadAndCatchUp(load: (when: 'now' | 'connected') => void): () => void {
+  let waiting = !isRealtimeConnected();
+  if (!waiting) load('now');
+  const fallback = waiting
+    ? window.setTimeout(() => {
+        if (!waiting) return;
+        waiting = false;
+        load('now');
+      }, LIVE_FALLBACK_MS)
+    : undefined;
+  const off = onRealtimeConnected(() => {
+    waiting = false;
+    window.clearTimeout(fallback);
+    load('connected');
+  });
+  return () => {
+    window.clearTimeout(fallback);
+    off();
+  };
 }
 
 /** Calls `listener` when the server refuses the session's token (ERROR frame). */

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { LIMITS, type ChatMessage } from '@campus/contract';
 import { chatDestinations, chatKeys, getOlderChatMessages, parseChatMessage } from '../../api/chat';
 import { queryClient } from '../../api/queryClient';
-import { acquireRealtime, onRealtimeConnected, subscribeRealtime } from '../../api/stomp';
+import { acquireRealtime, loadAndCatchUp, subscribeRealtime } from '../../api/stomp';
 import { mergeMessages } from './model';
 import { ingestMessages, markRoomOpen, markRoomRead, roomMessagesQuery } from './store';
 
@@ -14,8 +14,9 @@ export function useRoomMessages(roomId: string, seed: ChatMessage[] | undefined)
   const query = useQuery({
     ...roomMessagesQuery(roomId),
     initialData: seed,
-    // Marked stale at once: opening always catches up with `?after=` the newest seed message.
-    initialDataUpdatedAt: 0,
+    // Opening with history in hand (the server's render, navigation state, the cache) catches up
+    // with `?after=` its newest message — once, at the live link's connection when it is not up yet.
+    refetchOnMount: false,
     refetchOnWindowFocus: true,
   });
   const { refetch } = query;
@@ -34,7 +35,9 @@ export function useRoomMessages(roomId: string, seed: ChatMessage[] | undefined)
         ingestMessages(roomId, [message]);
       }
     });
-    const offConnected = onRealtimeConnected(() => void refetch());
+    // At a connection the catch-up must start after the subscription: a request already running is
+    // replaced. Opening with the link up, the first load (if running) is the catch-up.
+    const offConnected = loadAndCatchUp((when) => void refetch({ cancelRefetch: when === 'connected' }));
     return () => {
       offConnected();
       unsubscribe();
@@ -98,8 +101,12 @@ export function useMarkRead(
         console.error('Could not mark the chat read', error);
       });
     };
-    mark();
+    // In a task of its own: opening the room already runs every effect of the screen in one.
+    const first = window.setTimeout(mark, 0);
     document.addEventListener('visibilitychange', mark);
-    return () => document.removeEventListener('visibilitychange', mark);
+    return () => {
+      window.clearTimeout(first);
+      document.removeEventListener('visibilitychange', mark);
+    };
   }, [roomId, lastPeerId, hasMessages, myId]);
 }

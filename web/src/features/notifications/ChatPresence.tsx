@@ -6,7 +6,7 @@ import {
   type PresenceFrame,
 } from '@campus/contract';
 import { getChatPresence } from '../../api/notifications';
-import { onRealtimeConnected, sendRealtime, subscribeRealtime } from '../../api/stomp';
+import { loadAndCatchUp, sendRealtime, subscribeRealtime } from '../../api/stomp';
 
 /** How long "typing…" stays after the last typing frame (frames come at most every 3 s). */
 const TYPING_SHOWN_MS = 5000;
@@ -36,8 +36,7 @@ export function ChatPresenceLine({
       getChatPresence(roomId)
         .then((p) => alive && setPeerRead((r) => Math.max(r ?? 0, p.peerLastReadMessageId ?? 0) || null))
         .catch(() => undefined);
-    void load();
-    const off = onRealtimeConnected(() => void load());
+    const off = loadAndCatchUp(() => void load());
     const unsubscribe = subscribeRealtime(NOTIFY_STOMP_PATHS.presence, (body) => {
       let frame: PresenceFrame;
       try {

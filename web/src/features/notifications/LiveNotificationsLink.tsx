@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { NOTIFY_STOMP_PATHS, type AppNotification } from '@campus/contract';
 import { listNotifications, notificationKeys } from '../../api/notifications';
 import { queryClient } from '../../api/queryClient';
-import { acquireRealtime, onRealtimeConnected, subscribeRealtime } from '../../api/stomp';
+import { acquireRealtime, loadAndCatchUp, subscribeRealtime } from '../../api/stomp';
 
 type Frame =
   | { type: 'notification'; notification: AppNotification; unreadCount: number }
@@ -32,8 +32,7 @@ export default function LiveNotificationsLink({ onCount }: { onCount: (count: nu
       onCount(frame.unreadCount);
       void queryClient.invalidateQueries({ queryKey: notificationKeys.list() });
     });
-    const offConnected = onRealtimeConnected(refresh);
-    refresh();
+    const offConnected = loadAndCatchUp(refresh);
     return () => {
       alive = false;
       offConnected();
