@@ -32,33 +32,13 @@ function isField(target: unknown): target is Field {
   );
 }
 
-/** What this module reads of a React fiber (the `__reactFiber$…` property on a DOM node). */
-interface FiberLike {
-  tag: number;
-  flags: number;
-  return: FiberLike | null;
-  alternate: FiberLike | null;
-}
-const HOST_ROOT = 3;
-/** React 19's Placement | Hydrating flags: on a subtree rendered but not yet committed. */
-const NOT_YET_COMMITTED = 0b10 | 0b1000000000000;
-
 /**
- * Whether React has taken this node over, so that its handlers receive events. React marks the node
- * with a `__reactFiber$…` property as soon as hydration renders it; whether that is committed is
- * React's own `getNearestMountedFiber` test, repeated here: no ancestor still being placed or
- * hydrated, up to the root.
+ * React marks the DOM nodes it manages with an own `__reactFiber$…` property. (It does so when
+ * hydration renders a node, a moment before it commits it; React's own mounted test would be
+ * exact, but the boot script carries this check and stays small: the hand-over runs after commit.)
  */
 function isHydrated(el: Element): boolean {
-  const key = Object.keys(el).find((k) => k.startsWith('__reactFiber$'));
-  if (!key) return false;
-  let node = (el as unknown as Record<string, FiberLike>)[key]!;
-  for (let next: FiberLike | null = node; next && !next.alternate; next = next.return) {
-    node = next;
-    if ((node.flags & NOT_YET_COMMITTED) !== 0) return false;
-  }
-  while (node.return) node = node.return;
-  return node.tag === HOST_ROOT;
+  return Object.keys(el).some((key) => key.startsWith('__reactFiber$'));
 }
 
 function record(event: Event): void {
