@@ -105,3 +105,37 @@ test('a sort chosen before the app has taken the page over is applied once it ha
   await expect(page.getByLabel('Sort by')).toHaveValue('price_asc');
   await context.close();
 });
+
+test('the offline copy of the app is the plain shell, never a page rendered with a student’s data', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await registeredStudent(page, 'Oona', 'Offline');
+  await page.goto('/dashboard');
+  // The service worker registers once the app is idle; then it handles the next navigations.
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await page.goto('/all_listings');
+  await expect(page.locator('html[data-ssr]')).toHaveCount(1);
+  const shell = () =>
+    page.evaluate(async () => {
+      const cached = await (await caches.open('campus-shell-v1')).match('/index.html');
+      return cached ? cached.text() : null;
+    });
+  await expect.poll(shell).not.toBeNull();
+  const html = (await shell())!;
+  expect(html).not.toContain('data-ssr');
+  expect(html).not.toContain('Oona');
+  expect(html).toContain('<div id="root"></div>');
+
+  // Offline, any app page opens from that shell, and the app draws it in the browser.
+  await context.setOffline(true);
+  await page.goto('/all_listings');
+  await expect(page.locator('html[data-ssr]')).toHaveCount(0);
+  await expect(page.getByRole('banner')).toBeVisible();
+  await context.close();
+});

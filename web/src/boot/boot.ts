@@ -80,7 +80,7 @@ function modulePreload(hrefs: readonly string[]): void {
 }
 
 /**
- * Runs `start` once the server-rendered first screen is on the glass: after the first frame and
+ * Runs `start` once the server-rendered first screen is on the glass: after its first paint and
  * once the screen's eager photos (its largest element) have loaded, at most 3 s on. The app's
  * scripts then do not compete with the photo for a slow link, nor hold up the first paint.
  */
@@ -107,10 +107,19 @@ function afterFirstScreen(start: () => void): void {
     }
     setTimeout(go, 3000);
   };
-  const afterPaint = () => requestAnimationFrame(() => setTimeout(whenPhotosLoaded, 0));
-  if (document.readyState === 'loading')
-    document.addEventListener('DOMContentLoaded', afterPaint, { once: true });
-  else afterPaint();
+  let painted = false;
+  const afterPaint = () => {
+    if (painted) return;
+    painted = true;
+    setTimeout(whenPhotosLoaded, 0);
+  };
+  // The browser's own first-contentful-paint entry: a frame callback can run before that frame is on
+  // the screen, and scripts requested before it count as holding up the first paint.
+  new PerformanceObserver((list) => {
+    if (list.getEntriesByName('first-contentful-paint').length > 0) afterPaint();
+  }).observe({ type: 'paint', buffered: true });
+  // A tab opened in the background paints only once it is shown.
+  setTimeout(afterPaint, 3000);
 }
 
 /**

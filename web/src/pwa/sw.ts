@@ -109,10 +109,14 @@ sw.addEventListener('fetch', (event) => {
     (async () => {
       try {
         const response = await fetch(request);
-        // Keep the shell current: any successful app page is the latest index.html.
+        // Keep the shell current: a plain app page is the latest index.html. A page the server
+        // rendered is not: it holds one student's data (their chats, their listings) and one
+        // screen, and must never be what another page, or the next person on this device, opens
+        // offline (the server marks it `private`).
         if (response.ok && !SERVER_PAGES.test(url.pathname)) {
           const type = response.headers.get('content-type') ?? '';
-          if (type.includes('text/html')) {
+          const rendered = (response.headers.get('cache-control') ?? '').includes('private');
+          if (type.includes('text/html') && !rendered) {
             const copy = response.clone();
             void caches.open(SHELL_CACHE).then((c) => c.put('/index.html', copy));
           }
