@@ -172,18 +172,17 @@ function inlineContractConstants(): Plugin {
   };
 }
 
-/** Lazy page modules the boot script preloads, by the name boot.ts uses (the file name). */
+/** Lazy page modules, by their file name (the names server/src/web/pageChunks.ts uses). */
 const PAGE_MODULE = /[\\/](\w+Page)\.tsx$/;
 
 /**
  * Build-only: emits `assets/boot-<hash>.js` (web/src/boot/boot.ts, bundled and minified) and loads
- * it `async` from index.html. It modulepreloads the chunks of the page being opened (table filled in
- * here from the bundle) and, on a server-rendered page, starts the app after the first screen.
+ * it `async` from index.html; on a server-rendered page it starts the app after the first screen.
+ * Also writes `page-chunks.json`: each page module's chunk and imports beyond the entry, which the
+ * server names in the HTML of that page (server/src/web/pageChunks.ts).
  */
 function bootScript(): Plugin {
   const bootFile = path.resolve(import.meta.dirname, 'src/boot/boot.ts');
-  // The pages boot.ts knows (`return 'XPage'` in pageOf): the table only lists those.
-  const bootPages = new Set([...readFileSync(bootFile, 'utf8').matchAll(/'(\w+Page)'/g)].map((m) => m[1]!));
   return {
     name: 'campus:boot',
     apply: 'build',
@@ -206,7 +205,7 @@ function bootScript(): Plugin {
         const routeChunks: Record<string, string[]> = {};
         for (const c of chunks) {
           const page = c.facadeModuleId ? PAGE_MODULE.exec(c.facadeModuleId)?.[1] : undefined;
-          if (!page || !c.isDynamicEntry || !bootPages.has(page)) continue;
+          if (!page || !c.isDynamicEntry) continue;
           routeChunks[page] = [...closure(c.fileName, new Set())]
             .filter((f) => !initial.has(f))
             .map((f) => `/${f}`);
@@ -218,8 +217,8 @@ function bootScript(): Plugin {
           write: false,
           format: 'iife',
           target: 'es2022',
-          define: { __ROUTE_CHUNKS__: JSON.stringify(routeChunks) },
         });
+        this.emitFile({ type: 'asset', fileName: 'page-chunks.json', source: JSON.stringify(routeChunks) });
         const ref = this.emitFile({ type: 'asset', name: 'boot.js', source: result.outputFiles[0]!.text });
         const file = this.getFileName(ref);
         html.source = String(html.source).replace(

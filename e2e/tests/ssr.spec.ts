@@ -30,6 +30,8 @@ test('a logged-in page paints from its HTML and is taken over by the app without
   const html = await (await page.request.get('/dashboard', { headers: { accept: 'text/html' } })).text();
   expect(html).toContain('data-ssr');
   expect(html).toContain(`Welcome back, ${student.firstName}!`);
+  // The page's own chunk is named for the boot script beside the entry (no table in the boot script).
+  expect(html).toMatch(/data-preload="[^"]*\/assets\/DashboardPage-[\w-]+\.js/);
 
   // Without any JavaScript at all, the page still shows it: it was painted from the HTML.
   const noJs = await browser.newContext({ javaScriptEnabled: false });

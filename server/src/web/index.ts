@@ -4,7 +4,7 @@
  * (issue 13: the first screen paints from the HTML), with the plain app shell otherwise — logged
  * out on a protected screen, a render that fails or takes too long. API misses get a JSON 404.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
@@ -13,6 +13,7 @@ import { MESSAGES } from '@campus/contract';
 import { TOKEN_COOKIE } from '@campus/contract/session';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readCookie } from './cookies.js';
+import { loadPageChunks, preloadInShell } from './pageChunks.js';
 import { loadRenderer, type PageRenderer } from './renderer.js';
 
 /** A render slower than this is dropped for the plain shell (the browser then renders the page). */
@@ -100,7 +101,11 @@ export async function registerWeb(
   renderBudgetMs = RENDER_BUDGET_MS,
 ): Promise<void> {
   const hasWeb = existsSync(path.join(webDist, 'index.html'));
-  const renderer = hasWeb ? await loadRenderer(webDist) : null;
+  const pageChunks = loadPageChunks(webDist);
+  const renderer = hasWeb ? await loadRenderer(webDist, pageChunks) : null;
+  const shell = hasWeb ? readFileSync(path.join(webDist, 'index.html'), 'utf8') : '';
+  // The shell with a page's chunks preloaded, compressed once per page and encoding.
+  const shells = new Map<string, Promise<{ body: Buffer; encoding: string | null }>>();
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -134,7 +139,23 @@ export async function registerWeb(
           .type('text/html; charset=utf-8')
           .send(body);
       }
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      const chunks = pageChunks(request.url);
+      if (chunks.length === 0) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      const accepts = String(request.headers['accept-encoding'] ?? '');
+      const wanted = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : '';
+      const key = `${chunks.join(' ')}|${wanted}`;
+      let encoded = shells.get(key);
+      if (!encoded) {
+        encoded = encode(preloadInShell(shell, chunks), wanted);
+        shells.set(key, encoded);
+      }
+      const { body, encoding } = await encoded;
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply
+        .header('cache-control', 'no-cache')
+        .header('vary', 'Accept-Encoding')
+        .type('text/html; charset=utf-8')
+        .send(body);
     }
     return reply.code(404).send({ message: MESSAGES.notFound, code: 'NOT_FOUND' });
   });

@@ -23,6 +23,11 @@ const SHELL = `<!doctype html>
   <body><div id="root"></div></body>
 </html>`;
 
+/** What the web build writes to page-chunks.json: a page's chunks beyond the entry. */
+const PAGE_CHUNKS = { DashboardPage: ['/assets/DashboardPage-abc.js', '/assets/card-abc.js'] };
+const DASHBOARD_PRELOADS =
+  '<link rel="modulepreload" crossorigin href="/assets/DashboardPage-abc.js"><link rel="modulepreload" crossorigin href="/assets/card-abc.js">';
+
 /**
  * Renders the student's name from GET /users/info (fetched through the given fetch), refuses a
  * POST, and follows instructions in the URL: `/slow` never answers, `/boom` throws, `/public-only`
@@ -55,6 +60,7 @@ describe.each(dialects)('server-rendered pages (%s)', (dialect) => {
     await mkdir(path.join(webRoot, 'dist'));
     await mkdir(path.join(webRoot, 'dist-ssr'));
     await writeFile(path.join(webRoot, 'dist', 'index.html'), SHELL);
+    await writeFile(path.join(webRoot, 'dist', 'page-chunks.json'), JSON.stringify(PAGE_CHUNKS));
     await writeFile(path.join(webRoot, 'dist-ssr', 'entry-server.js'), RENDERER);
     // A short render budget: the never-answering render gives up on it (no waiting on the real 1.5 s).
     t = await createTestApp({ dialect, webDist: path.join(webRoot, 'dist'), pageRenderBudgetMs: 50 });
@@ -87,9 +93,10 @@ describe.each(dialects)('server-rendered pages (%s)', (dialect) => {
     expect(res.body).toContain('<div id="root"><p>200 Ada costs $& and $1</p></div>');
     expect(res.body).toContain('<script type="application/json" id="cm-ssr-state">{"status":200}</script>');
     expect(res.body).toContain('<html lang="en" data-ssr="">');
-    // The page paints without its scripts: the boot script starts them after the first screen.
+    // The page paints without its scripts: the boot script starts them (the entry, its imports and
+    // the page's own chunks) after the first screen.
     expect(res.body).toContain(
-      '<script async src="/assets/boot-abc.js" data-entry="/assets/index-abc.js" data-preload="/assets/react-abc.js /assets/query-abc.js"></script>',
+      '<script async src="/assets/boot-abc.js" data-entry="/assets/index-abc.js" data-preload="/assets/react-abc.js /assets/query-abc.js /assets/DashboardPage-abc.js /assets/card-abc.js"></script>',
     );
     expect(res.body).not.toContain('<script type="module"');
     expect(res.body).not.toContain('modulepreload');
@@ -104,12 +111,20 @@ describe.each(dialects)('server-rendered pages (%s)', (dialect) => {
   });
 
   it('sends the plain shell when the renderer declines, fails or is too slow', async () => {
-    for (const url of ['/dashboard', '/boom', '/slow']) {
+    for (const url of ['/boom', '/slow']) {
       const res = await page(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toBe(SHELL);
       expect(res.headers['cache-control'], url).toBe('no-cache');
     }
+    // A known page's shell preloads that page's chunks beside the entry, compressed as asked.
+    const declined = await page('/dashboard?tab=1', undefined, 'gzip');
+    expect(declined.headers['content-encoding']).toBe('gzip');
+    expect(declined.headers['cache-control']).toBe('no-cache');
+    expect(gunzipSync(declined.rawPayload).toString('utf8')).toBe(
+      SHELL.replace('</head>', `${DASHBOARD_PRELOADS}</head>`),
+    );
+    expect((await page('/dashboard')).body).toBe(SHELL.replace('</head>', `${DASHBOARD_PRELOADS}</head>`));
   });
 
   it('keeps /index.html the plain shell (the service worker caches it for offline use)', async () => {

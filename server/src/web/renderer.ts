@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PageRender, PageRenderInput } from '@campus/contract';
+import type { PageChunks } from './pageChunks.js';
 
 /** Same id as web/src/ssr/state.ts. */
 const STATE_ID = 'cm-ssr-state';
@@ -30,14 +31,15 @@ const BOOT = /<script async src="([^"]+)"><\/script>/;
  * A rendered page paints from its HTML and CSS; its JavaScript only makes it interactive. So the
  * page does not load the app's scripts itself: their addresses go on the boot script's tag, and the
  * boot script starts them once the first screen (and its photo) is on the glass — on a slow link
- * the stylesheet and the photo come first, and the paint never waits for script evaluation. A
- * shell without the expected tags is served as it is (the scripts then load as usual).
+ * the stylesheet and the photo come first, and the paint never waits for script evaluation. The
+ * page's own chunks (`pageChunks`) join the entry's imports there. A shell without the expected
+ * tags is served as it is (the scripts then load as usual).
  */
-export function deferAppScripts(html: string): string {
+export function deferAppScripts(html: string, pageChunks: readonly string[] = []): string {
   const entry = ENTRY.exec(html)?.[1];
   const boot = BOOT.exec(html)?.[1];
   if (!entry || !boot) return html;
-  const imports = [...html.matchAll(PRELOAD)].map((m) => m[1]!);
+  const imports = [...[...html.matchAll(PRELOAD)].map((m) => m[1]!), ...pageChunks];
   return html
     .replace(ENTRY, '')
     .replace(PRELOAD, '')
@@ -48,19 +50,29 @@ export function deferAppScripts(html: string): string {
 }
 
 /** The renderer for a web build, or null when the build has no server renderer. */
-export async function loadRenderer(webDist: string): Promise<PageRenderer | null> {
+export async function loadRenderer(webDist: string, pageChunks: PageChunks): Promise<PageRenderer | null> {
   const entry = path.resolve(webDist, '../dist-ssr/entry-server.js');
   const indexFile = path.join(webDist, 'index.html');
   if (!existsSync(entry) || !existsSync(indexFile)) return null;
   const shell = readFileSync(indexFile, 'utf8');
   if (!shell.includes(ROOT)) return null;
-  const template = deferAppScripts(shell).replace('<html lang="en">', '<html lang="en" data-ssr="">');
+  // One template per page: they differ only in the page's chunks on the boot script's tag.
+  const templates = new Map<string, string>();
+  const templateFor = (chunks: readonly string[]) => {
+    const key = chunks.join(' ');
+    let template = templates.get(key);
+    if (template === undefined) {
+      template = deferAppScripts(shell, chunks).replace('<html lang="en">', '<html lang="en" data-ssr="">');
+      templates.set(key, template);
+    }
+    return template;
+  };
   const { render } = (await import(pathToFileURL(entry).href)) as { render: PageRender };
   return {
     async page(input) {
       const out = await render(input);
       if (!out) return null;
-      return template.replace(
+      return templateFor(pageChunks(input.url)).replace(
         ROOT,
         // A function, so that `$&` or `$'` in a listing's text is not a replacement pattern.
         () =>

@@ -1,22 +1,14 @@
 /**
  * Boot script: a few hundred bytes loaded `async` from index.html. It keeps the `cm_token` cookie in
- * step with the stored token (so the server can render logged-in pages), and then:
- * - on a page the server rendered (`<html data-ssr>`): records early typing and starts the app's
- *   scripts (named on its own tag) once the first screen and its photo are in (`startRenderedApp`);
- * - on the plain shell, while the entry (React, the router) is still downloading: adds
- *   `<link rel="modulepreload">` for the page's lazy chunk and its imports (otherwise only
- *   discovered once the entry has run).
- * Every page is normally rendered by the server, with its data and photo in the HTML; the shell is
- * what a browser without the cookie gets (once, before this script writes it), or a page whose
- * render failed. So the shell's head start on the first API calls and the photo, which every first
- * visit paid for in bytes, was dropped (docs/decisions.md, session 5).
- * The page-to-chunk table is filled in at build time by the `campus:boot` plugin (vite.config.ts).
- * It imports only small modules (token cookie, early input): it must stay small.
+ * step with the stored token (so the server can render logged-in pages), and on a page the server
+ * rendered (`<html data-ssr>`) records early typing and starts the app's scripts (named on its own
+ * tag: the entry, its imports and the page's chunks) once the first screen and its photo are in
+ * (`startRenderedApp`). On the plain shell the server has already put modulepreload links for the
+ * page's chunks into the HTML (server/src/web/pageChunks.ts), so this script carries no
+ * page-to-chunk table. It imports only small modules (token cookie, early input): it must stay small.
  */
 import { clearTokenCookie, readTokenCookie, writeTokenCookie } from '../session/tokenCookie';
 import { recordEarlyInput } from '../ssr/earlyInput';
-
-declare const __ROUTE_CHUNKS__: Record<string, string[]>;
 
 interface Claims {
   sub?: string;
@@ -34,22 +26,6 @@ function readToken(): { token: string; claims: Claims } | null {
   } catch {
     return null;
   }
-}
-
-/** The lazy page module (its chunk name) of a location. */
-function pageOf(pathname: string): string | null {
-  if (pathname === '/') return 'LandingPage';
-  if (pathname === '/login') return 'LoginPage';
-  if (pathname === '/signup') return 'SignUpPage';
-  if (pathname === '/dashboard') return 'DashboardPage';
-  if (pathname === '/all_listings') return 'AllListingsPage';
-  if (/^\/single_listing\/\d{1,10}$/.test(pathname)) return 'SingleListingPage';
-  if (pathname === '/inbox') return 'InboxPage';
-  if (pathname === '/addlisting') return 'AddListingPage';
-  if (pathname === '/cat_listing') return 'CategoryListingsPage';
-  if (pathname === '/personalListings') return 'PersonalListingsPage';
-  if (pathname === '/chat' || pathname.startsWith('/chat/')) return 'ChatPage';
-  return null;
 }
 
 /**
@@ -123,17 +99,18 @@ function afterFirstScreen(start: () => void): void {
 }
 
 /**
- * A server-rendered page (server/src/web/renderer.ts) names the app's entry and its imports on this
- * script's tag instead of loading them from the HTML: they start after the first screen.
+ * A server-rendered page (server/src/web/renderer.ts) names the app's entry, its imports and the
+ * page's chunks on this script's tag instead of loading them from the HTML: they start after the
+ * first screen.
  */
-function startRenderedApp(me: HTMLScriptElement, pageChunks: readonly string[]): void {
+function startRenderedApp(me: HTMLScriptElement): void {
   const entry = me.dataset.entry;
   if (!entry) return;
   const imports = (me.dataset.preload ?? '').split(' ').filter(Boolean);
   // Typing into the page's fields before the app has taken them over is kept (ssr/earlyInput.ts).
   recordEarlyInput();
   afterFirstScreen(() => {
-    modulePreload([...imports, ...pageChunks]);
+    modulePreload(imports);
     const script = document.createElement('script');
     script.type = 'module';
     script.crossOrigin = '';
@@ -146,11 +123,8 @@ function boot(): void {
   const me = document.currentScript as HTMLScriptElement | null;
   const session = readToken();
   syncTokenCookie(session);
-  const page = pageOf(location.pathname);
-  const pageChunks = page ? (__ROUTE_CHUNKS__[page] ?? []) : [];
   // A page the server rendered already shows its first screen, with its data and photo.
-  if (me && document.documentElement.hasAttribute('data-ssr')) return startRenderedApp(me, pageChunks);
-  modulePreload(pageChunks);
+  if (me && document.documentElement.hasAttribute('data-ssr')) startRenderedApp(me);
 }
 
 boot();
