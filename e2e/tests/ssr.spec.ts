@@ -141,3 +141,59 @@ test('the offline copy of the app is the plain shell, never a page rendered with
   await expect(page.getByRole('banner')).toBeVisible();
   await context.close();
 });
+
+test('a chat opened while the live link cannot connect still catches up with what was said meanwhile', async ({
+  browser,
+}) => {
+  const item = 'Desk lamp with USB port';
+  const sellerCtx = await browser.newContext();
+  const buyerCtx = await browser.newContext({ serviceWorkers: 'block' });
+  const seller = await sellerCtx.newPage();
+  const buyer = await buyerCtx.newPage();
+  await registeredStudent(seller, 'Wren', 'Lowe');
+  await registeredStudent(buyer, 'Ines', 'Blocked');
+  await seller.goto('/addlisting');
+  await seller.getByLabel('Name').fill(item);
+  await seller.getByLabel('Price').fill('12');
+  await seller.getByLabel('Category').selectOption('LIFESTYLE');
+  await seller.getByLabel('Description').fill('Warm light, clamps to any shelf.');
+  await seller.getByRole('button', { name: 'Add listing' }).click();
+  await expect(seller).toHaveURL(/\/all_listings/);
+
+  await buyer.goto('/all_listings');
+  await buyer
+    .getByRole('link', { name: new RegExp(item) })
+    .first()
+    .click();
+  await buyer.getByRole('button', { name: 'Chat with the seller' }).click();
+  await buyer.getByPlaceholder('Type something').fill('Is the lamp still there?');
+  await buyer.getByPlaceholder('Type something').press('Enter');
+  await expect(buyer).toHaveURL(/\/chat\/\d+:\d+$/);
+  const room = new URL(buyer.url()).pathname;
+
+  // The buyer opens the room again where WebSockets never connect (a blocking network), and the
+  // seller answers after the server rendered it but before the app took it over.
+  const blocked = await buyerCtx.newPage();
+  await blocked.routeWebSocket(/\/ws/, () => {});
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await blocked.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await blocked.goto(room);
+  const log = blocked.getByRole('log');
+  await expect(log.getByText('Is the lamp still there?')).toBeVisible();
+
+  await seller.goto(room);
+  await seller.getByPlaceholder('Type something').fill('Yes, come by after 5.');
+  await seller.getByPlaceholder('Type something').press('Enter');
+  await expect(seller.getByRole('log').getByText('Yes, come by after 5.')).toBeVisible();
+  await expect(log.getByText('Yes, come by after 5.')).toHaveCount(0);
+
+  // Without the live link, the app loads what it would have caught up with at the connection.
+  release();
+  await expect(log.getByText('Yes, come by after 5.')).toBeVisible({ timeout: 15_000 });
+  await sellerCtx.close();
+  await buyerCtx.close();
+});
