@@ -142,11 +142,11 @@ test('the offline copy of the app is the plain shell, never a page rendered with
   await context.close();
 });
 
-test('a chat opened while the live link cannot connect still catches up with what was said meanwhile', async ({
+test('a chat sent with Enter before the app took over arrives, and a room without a live link catches up', async ({
   browser,
 }) => {
   const item = 'Desk lamp with USB port';
-  const sellerCtx = await browser.newContext();
+  const sellerCtx = await browser.newContext({ serviceWorkers: 'block' });
   const buyerCtx = await browser.newContext({ serviceWorkers: 'block' });
   const seller = await sellerCtx.newPage();
   const buyer = await buyerCtx.newPage();
@@ -185,10 +185,22 @@ test('a chat opened while the live link cannot connect still catches up with wha
   const log = blocked.getByRole('log');
   await expect(log.getByText('Is the lamp still there?')).toBeVisible();
 
+  // The seller types and presses Enter before the app has taken the room over: the message is sent
+  // once it has (Enter would otherwise only have added a new line).
+  let releaseSeller = () => {};
+  const sellerHeld = new Promise<void>((resolve) => (releaseSeller = resolve));
+  await seller.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    await sellerHeld;
+    await route.continue();
+  });
   await seller.goto(room);
-  await seller.getByPlaceholder('Type something').fill('Yes, come by after 5.');
-  await seller.getByPlaceholder('Type something').press('Enter');
+  const composer = seller.getByPlaceholder('Type something');
+  await composer.fill('Yes, come by after 5.');
+  await composer.press('Enter');
+  await expect(composer).toHaveValue('Yes, come by after 5.');
+  releaseSeller();
   await expect(seller.getByRole('log').getByText('Yes, come by after 5.')).toBeVisible();
+  await expect(composer).toHaveValue('');
   await expect(log.getByText('Yes, come by after 5.')).toHaveCount(0);
 
   // Without the live link, the app loads what it would have caught up with at the connection.

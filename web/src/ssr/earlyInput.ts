@@ -4,7 +4,8 @@
  * hydrated them: until then its state holds the server's (empty) value and it would overwrite or
  * ignore the text. So the boot script records typing from the start (`recordEarlyInput`), and once
  * a field is hydrated the app hands its text to React as an ordinary input event
- * (`replayEarlyInput`); a form sent meanwhile is held and sent through the app then. The two
+ * (`replayEarlyInput`); a form sent meanwhile is held and sent through the app then, and so are a
+ * tapped button and an Enter in the chat composer. The two
  * share the record through window properties, as they are separate bundles.
  */
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
@@ -18,10 +19,12 @@ interface EarlySubmit {
   submitter: HTMLElement | null;
 }
 const CLICKS = '__campusEarlyClicks';
+const ENTERS = '__campusEarlyEnters';
 type EarlyWindow = Window & {
   [GLOBAL]?: Map<string, string>;
   [SUBMITS]?: EarlySubmit[];
   [CLICKS]?: HTMLButtonElement[];
+  [ENTERS]?: Field[];
 };
 
 function isField(target: unknown): target is Field {
@@ -78,6 +81,22 @@ function holdClick(event: Event): void {
   if (!clicks.includes(button)) clicks.push(button);
 }
 
+/**
+ * Enter in a field where the app sends on Enter (`data-enter-sends`: the chat composer), pressed
+ * before the app has taken the field over, would only add a new line: the app's handler is not
+ * attached yet. It is kept instead (no new line, as the app would do) and pressed again once the
+ * field is hydrated, after its text has been handed over.
+ */
+function holdEnter(event: Event): void {
+  const key = event as KeyboardEvent;
+  const field = key.target;
+  if (key.key !== 'Enter' || key.shiftKey || key.isComposing || !isField(field)) return;
+  if (!('enterSends' in field.dataset) || isHydrated(field)) return;
+  key.preventDefault();
+  const enters = ((window as EarlyWindow)[ENTERS] ??= []);
+  if (!enters.includes(field)) enters.push(field);
+}
+
 /** Starts recording (the boot script, on a server-rendered page, before any app code runs). */
 export function recordEarlyInput(): void {
   (window as EarlyWindow)[GLOBAL] = new Map();
@@ -85,6 +104,7 @@ export function recordEarlyInput(): void {
   document.addEventListener('input', record, true);
   document.addEventListener('submit', holdSubmit, true);
   document.addEventListener('click', holdClick, true);
+  document.addEventListener('keydown', holdEnter, true);
 }
 
 /** The held taps on buttons hydrated by now (taken out of the record). */
@@ -95,13 +115,21 @@ function heldClicks(): HTMLButtonElement[] {
   return ready;
 }
 
-/** Sends the held taps and forms that are hydrated now, through the app's own handlers. */
+/** Sends the held Enter keys, taps and forms that are hydrated now, through the app's own handlers. */
 function sendHeldSubmits(): void {
   const submits = (window as EarlyWindow)[SUBMITS] ?? [];
   const ready = submits.filter((s) => isHydrated(s.form));
   (window as EarlyWindow)[SUBMITS] = submits.filter((s) => !ready.includes(s));
   // After React has rendered the text just handed over (its input updates flush before a task).
+  const enters = (window as EarlyWindow)[ENTERS] ?? [];
+  const pressed = enters.filter((f) => f.isConnected && isHydrated(f));
+  (window as EarlyWindow)[ENTERS] = enters.filter((f) => f.isConnected && !pressed.includes(f));
   setTimeout(() => {
+    for (const field of pressed) {
+      field.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'Enter', code: 'Enter', bubbles: true, cancelable: true }),
+      );
+    }
     for (const button of heldClicks()) button.click();
     for (const { form, submitter } of ready) {
       if (!form.isConnected) continue;

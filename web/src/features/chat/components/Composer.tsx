@@ -204,6 +204,8 @@ export function Composer({ onSend, disabledReason, notice }: ComposerProps) {
             value={text}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={onKeyDown}
+            // An Enter pressed before the app has taken the page over is kept and sent (ssr/earlyInput.ts).
+            data-enter-sends=""
             placeholder="Type something"
             maxLength={LIMITS.chatContentMax}
             disabled={disabled}
