@@ -209,3 +209,48 @@ test('a chat sent with Enter before the app took over arrives, and a room withou
   await sellerCtx.close();
   await buyerCtx.close();
 });
+
+test('a form sent between hydration and the hand-over of its typed text waits for the text', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const setup = await context.newPage();
+  const student = await registeredStudent(setup, 'Hana', 'Handover');
+  await setup.getByRole('button', { name: 'Log Out' }).first().click();
+  await expect(setup).toHaveURL(/\/(login)?$/);
+  await setup.close();
+
+  const page = await context.newPage();
+  let releaseApp = () => {};
+  const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    await appHeld;
+    await route.continue();
+  });
+  // The hand-over's code arrives late: the form is live before the typed text is in the app's state.
+  let releaseHandover = () => {};
+  const handoverHeld = new Promise<void>((resolve) => (releaseHandover = resolve));
+  await page.route(/\/assets\/earlyInput-[^/]+\.js$/, async (route) => {
+    await handoverHeld;
+    await route.continue();
+  });
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(student.email);
+  await page.getByLabel('Password', { exact: true }).fill(student.password);
+  releaseApp();
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const form = document.querySelector('form');
+        return form !== null && Object.keys(form).some((k) => k.startsWith('__reactFiber$'));
+      }),
+    )
+    .toBe(true);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  // Not judged on the empty state the app had at that moment.
+  await expect(page.getByText('Email is required')).toHaveCount(0);
+  await expect(page.getByText('Password must be at least 8 characters')).toHaveCount(0);
+  releaseHandover();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await context.close();
+});

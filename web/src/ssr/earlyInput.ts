@@ -5,8 +5,9 @@
  * ignore the text. So the boot script records typing from the start (`recordEarlyInput`), and once
  * a field is hydrated the app hands its text to React as an ordinary input event
  * (`replayEarlyInput`); a form sent meanwhile is held and sent through the app then, and so are a
- * tapped button and an Enter in the chat composer. The two
- * share the record through window properties, as they are separate bundles.
+ * tapped button and an Enter in the chat composer — also in the moment between hydration and the
+ * hand-over, when the app is live but its state lacks the text. The two share the record through
+ * window properties, as they are separate bundles.
  */
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
@@ -44,6 +45,18 @@ function isHydrated(el: Element): boolean {
   return Object.keys(el).some((key) => key.startsWith('__reactFiber$'));
 }
 
+/**
+ * Whether text recorded for one of the form's fields still waits to be handed to React. Between
+ * hydration and the hand-over the app is live but its state does not hold that text yet: a submit
+ * or a tap then would act on empty fields, so it waits for the hand-over too.
+ */
+function pendingIn(form: HTMLFormElement | null): boolean {
+  const early = (window as EarlyWindow)[GLOBAL];
+  if (!form || !early?.size) return false;
+  for (const el of form.elements) if (el.id && early.has(el.id)) return true;
+  return false;
+}
+
 function record(event: Event): void {
   const field = event.target;
   const early = (window as EarlyWindow)[GLOBAL];
@@ -61,8 +74,9 @@ function record(event: Event): void {
  */
 function holdSubmit(event: Event): void {
   const form = event.target;
-  if (!(form instanceof HTMLFormElement) || isHydrated(form)) return;
+  if (!(form instanceof HTMLFormElement) || (isHydrated(form) && !pendingIn(form))) return;
   event.preventDefault();
+  event.stopPropagation();
   const submits = ((window as EarlyWindow)[SUBMITS] ??= []);
   const submitter = (event as SubmitEvent).submitter ?? null;
   if (!submits.some((s) => s.form === form)) submits.push({ form, submitter });
@@ -76,7 +90,10 @@ function holdSubmit(event: Event): void {
  */
 function holdClick(event: Event): void {
   const button = event.target instanceof Element ? event.target.closest('button') : null;
-  if (!button || button.type === 'submit' || isHydrated(button)) return;
+  if (!button || button.type === 'submit' || (isHydrated(button) && !pendingIn(button.form))) return;
+  // Only the replay acts: React, hydrating the button for this event, would act on it too.
+  event.preventDefault();
+  event.stopPropagation();
   const clicks = ((window as EarlyWindow)[CLICKS] ??= []);
   if (!clicks.includes(button)) clicks.push(button);
 }
@@ -91,8 +108,10 @@ function holdEnter(event: Event): void {
   const key = event as KeyboardEvent;
   const field = key.target;
   if (key.key !== 'Enter' || key.shiftKey || key.isComposing || !isField(field)) return;
-  if (!('enterSends' in field.dataset) || isHydrated(field)) return;
+  if (!('enterSends' in field.dataset)) return;
+  if (isHydrated(field) && !(window as EarlyWindow)[GLOBAL]?.has(field.id)) return;
   key.preventDefault();
+  key.stopPropagation();
   const enters = ((window as EarlyWindow)[ENTERS] ??= []);
   if (!enters.includes(field)) enters.push(field);
 }
