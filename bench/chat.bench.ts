@@ -27,12 +27,12 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client, type IMessage } from '@stomp/stompjs';
-import pg from 'pg';
 import WebSocket, { WebSocketServer } from 'ws';
 import { FrameParser, header, serializeFrame } from '../server/src/chat/stomp/frame.js';
 import { openDb } from '../server/src/db/connection.js';
 import { migrateToLatest } from '../server/src/db/migrate.js';
 import { TokenService } from '../server/src/http/tokens.js';
+import { createPgDatabase } from '../server/test/pg-database.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_CHAT_SECONDS ?? 60);
@@ -386,20 +386,9 @@ async function run(mode: Mode): Promise<Result> {
   let dropDb: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
   if (mode === 'redis') {
-    const name = `cm_bench_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(DATABASE_URL!);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: DATABASE_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
+    const scratch = await createPgDatabase(DATABASE_URL!, 'cm_bench');
+    databaseUrl = scratch.url;
+    dropDb = scratch.drop;
   }
   const firstDir = await mkDir();
   log(`${mode}: seeding ${CLIENTS} students`);

@@ -40,10 +40,10 @@ import {
 } from '@campus/contract';
 import autocannon from 'autocannon';
 import Fuse from 'fuse.js';
-import pg from 'pg';
 import { openDb, type Db } from '../server/src/db/connection.js';
 import { migrateToLatest } from '../server/src/db/migrate.js';
 import { TokenService } from '../server/src/http/tokens.js';
+import { createPgDatabase } from '../server/test/pg-database.js';
 import { seededRandom } from '../server/test/random.js';
 import { FUZZY_SEARCH } from '@campus/contract';
 import { LiveSearchIndex } from '../server/src/listings/search/live-index.js';
@@ -485,24 +485,13 @@ async function runDialect(dialect: string): Promise<DialectResult | string> {
   let databaseUrl: string | undefined;
   let dropDb: (() => Promise<void>) | undefined;
   if (dialect === 'postgres') {
-    const name = `cm_bench_listings_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
     try {
-      await admin.connect();
+      const scratch = await createPgDatabase(PG_URL, 'cm_bench_listings');
+      databaseUrl = scratch.url;
+      dropDb = scratch.drop;
     } catch (err) {
       return `PostgreSQL not reachable at ${PG_URL} (${(err as Error).message})`;
     }
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(PG_URL);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
   }
   let app: { child: ChildProcess; port: number } | undefined;
   try {

@@ -17,10 +17,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { openDb } from '../server/src/db/connection.js';
 import { migrateToLatest } from '../server/src/db/migrate.js';
 import { TokenService } from '../server/src/http/tokens.js';
+import { createPgDatabase } from '../server/test/pg-database.js';
 import { syntheticListings } from './corpus.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -88,21 +88,9 @@ async function main(): Promise<void> {
   let databaseUrl = process.env.DATABASE_URL;
   let dropDb: (() => Promise<void>) | undefined;
   if (databaseUrl) {
-    const name = `cm_read_cpu_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const base = databaseUrl;
-    const u = new URL(base);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
+    const scratch = await createPgDatabase(databaseUrl, 'cm_read_cpu');
+    databaseUrl = scratch.url;
+    dropDb = scratch.drop;
   }
   const children: ChildProcess[] = [];
   try {

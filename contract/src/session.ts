@@ -5,3 +5,21 @@
  * Its own module (`@campus/contract/session`) so the web app's tiny boot script can import it.
  */
 export const TOKEN_COOKIE = 'cm_token';
+
+/**
+ * One cookie's value from a `Cookie` header or `document.cookie` (the app reads a single cookie: no
+ * library); null when it is absent or its encoding is broken.
+ */
+export function readCookie(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from '../support/axe.js';
+import { postLifestyleListing } from '../support/listings.js';
 import { shoot } from '../support/shots.js';
 import { registeredStudent } from '../support/students.js';
 
@@ -22,18 +23,6 @@ async function api(page: Page, method: 'POST' | 'GET', path: string, data?: unkn
   return res;
 }
 
-async function postListing(page: Page, name: string, price: string) {
-  await page.goto('/addlisting');
-  await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Price').fill(price);
-  await page.getByLabel('Category').selectOption('LIFESTYLE');
-  await page
-    .getByLabel('Description')
-    .fill('Warm light, heavy base, works perfectly. Pick up at Wilson Hall.');
-  await page.getByRole('button', { name: 'Add listing' }).click();
-  await expect(page).toHaveURL(/\/all_listings/);
-}
-
 test('the bell counts up live, the centre and settings work, and the app is installable', async ({
   browser,
 }) => {
@@ -53,7 +42,7 @@ test('the bell counts up live, the centre and settings work, and the app is inst
   await expect(bell(buyer)).toHaveAccessibleName('Notifications');
 
   // The seller lists a matching lamp: the buyer's bell counts up without a reload.
-  await postListing(seller, ITEM, '25');
+  await postLifestyleListing(seller, ITEM, '25');
   await expect(bell(buyer)).toHaveAccessibleName('Notifications, 1 unread');
   await expect(buyer.getByTestId('bell-count').filter({ visible: true })).toHaveText('1');
   await shoot(buyer, 'notifications-bell');
@@ -145,7 +134,7 @@ test('a second student sees “typing…” and “Seen” live', async ({ brows
   const buyer = await buyerCtx.newPage();
   await registeredStudent(seller, 'Nora', 'Patel');
   await registeredStudent(buyer, 'Sam', 'Rivera');
-  await postListing(seller, 'Reading lamp with clamp', '15');
+  await postLifestyleListing(seller, 'Reading lamp with clamp', '15');
 
   await buyer.goto('/all_listings');
   await buyer

@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { APP_ENTRY, holdRequests } from '../support/hold.js';
+import { postLifestyleListing } from '../support/listings.js';
 import { registeredStudent } from '../support/students.js';
 
 /**
@@ -67,12 +69,7 @@ test('a logged-in page paints from its HTML and is taken over by the app without
   // A fresh context without the service worker, which would answer the entry from its cache.
   const fresh = await browser.newContext({ serviceWorkers: 'block' });
   const early = await fresh.newPage();
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await early.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(early, APP_ENTRY);
   const urls: string[] = [];
   early.on('request', (request) => urls.push(request.url()));
   await early.goto('/login');
@@ -92,12 +89,7 @@ test('a sort chosen before the app has taken the page over is applied once it ha
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
   await registeredStudent(page, 'Sora', 'Early');
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(page, APP_ENTRY);
   await page.goto('/cat_listing?categories=LIFESTYLE');
   await expect(page.locator('html[data-ssr]')).toHaveCount(1);
   // Hydration puts the server's option back into the select; the student's choice must win.
@@ -152,13 +144,7 @@ test('a chat sent with Enter before the app took over arrives, and a room withou
   const buyer = await buyerCtx.newPage();
   await registeredStudent(seller, 'Wren', 'Lowe');
   await registeredStudent(buyer, 'Ines', 'Blocked');
-  await seller.goto('/addlisting');
-  await seller.getByLabel('Name').fill(item);
-  await seller.getByLabel('Price').fill('12');
-  await seller.getByLabel('Category').selectOption('LIFESTYLE');
-  await seller.getByLabel('Description').fill('Warm light, clamps to any shelf.');
-  await seller.getByRole('button', { name: 'Add listing' }).click();
-  await expect(seller).toHaveURL(/\/all_listings/);
+  await postLifestyleListing(seller, item, '12');
 
   await buyer.goto('/all_listings');
   await buyer
@@ -175,24 +161,14 @@ test('a chat sent with Enter before the app took over arrives, and a room withou
   // seller answers after the server rendered it but before the app took it over.
   const blocked = await buyerCtx.newPage();
   await blocked.routeWebSocket(/\/ws/, () => {});
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await blocked.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(blocked, APP_ENTRY);
   await blocked.goto(room);
   const log = blocked.getByRole('log');
   await expect(log.getByText('Is the lamp still there?')).toBeVisible();
 
   // The seller types and presses Enter before the app has taken the room over: the message is sent
   // once it has (Enter would otherwise only have added a new line).
-  let releaseSeller = () => {};
-  const sellerHeld = new Promise<void>((resolve) => (releaseSeller = resolve));
-  await seller.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-    await sellerHeld;
-    await route.continue();
-  });
+  const releaseSeller = await holdRequests(seller, APP_ENTRY);
   await seller.goto(room);
   const composer = seller.getByPlaceholder('Type something');
   await composer.fill('Yes, come by after 5.');
@@ -221,19 +197,9 @@ test('a form sent between hydration and the hand-over of its typed text waits fo
   await setup.close();
 
   const page = await context.newPage();
-  let releaseApp = () => {};
-  const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
-  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-    await appHeld;
-    await route.continue();
-  });
+  const releaseApp = await holdRequests(page, APP_ENTRY);
   // The hand-over's code arrives late: the form is live before the typed text is in the app's state.
-  let releaseHandover = () => {};
-  const handoverHeld = new Promise<void>((resolve) => (releaseHandover = resolve));
-  await page.route(/\/assets\/earlyInput-[^/]+\.js$/, async (route) => {
-    await handoverHeld;
-    await route.continue();
-  });
+  const releaseHandover = await holdRequests(page, /\/assets\/earlyInput-[^/]+\.js$/);
   await page.goto('/login');
   await page.getByLabel('Email').fill(student.email);
   await page.getByLabel('Password', { exact: true }).fill(student.password);

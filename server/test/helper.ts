@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { DEFAULT_LIMITS, type LimitName, type LimitPolicy } from '../src/http/rate-limit.js';
 import { MailCapture, codeFrom } from './mail-capture.js';
+import { createPgDatabase as createScratchPgDatabase } from './pg-database.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -59,31 +59,7 @@ export interface TestApp {
 export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `cm_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      // Connections a closing app is still ending would get "terminating connection" from FORCE
-      // and report it as an unhandled error: give them a moment to leave first.
-      for (let i = 0; i < 40; i++) {
-        const open = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
-          name,
-        ]);
-        if ((open.rows[0] as { n: number }).n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  return createScratchPgDatabase(base, 'cm_test');
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {

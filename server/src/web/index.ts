@@ -10,9 +10,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { MESSAGES } from '@campus/contract';
-import { TOKEN_COOKIE } from '@campus/contract/session';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { readCookie } from './cookies.js';
+import { TOKEN_COOKIE, readCookie } from '@campus/contract/session';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadPageChunks, preloadInShell } from './pageChunks.js';
 import { loadRenderer, type PageRenderer } from './renderer.js';
 
@@ -53,16 +52,34 @@ function inProcessFetch(app: FastifyInstance, request: FastifyRequest, token: st
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
+type Encoding = 'br' | 'gzip' | null;
+
+/** What a page is sent in: Brotli if the browser takes it, else gzip, else as it is. */
+function preferredEncoding(accepts: string): Encoding {
+  if (/\bbr\b/.test(accepts)) return 'br';
+  if (/\bgzip\b/.test(accepts)) return 'gzip';
+  return null;
+}
+
 /**
- * A rendered page compressed for the wire (its markup and query state are 30–110 KB raw): Brotli
- * at a fast level, else gzip, else as it is. Static files come precompressed from the build.
+ * A page compressed for the wire (a rendered page's markup and query state are 30–110 KB raw):
+ * Brotli at a fast level or gzip. Static files come precompressed from the build.
  */
-async function encode(html: string, accepts: string): Promise<{ body: Buffer; encoding: string | null }> {
+async function encode(html: string, encoding: Encoding): Promise<Buffer> {
   const raw = Buffer.from(html, 'utf8');
-  if (/\bbr\b/.test(accepts))
-    return { body: await brotli(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }), encoding: 'br' };
-  if (/\bgzip\b/.test(accepts)) return { body: await gzipped(raw, { level: 6 }), encoding: 'gzip' };
-  return { body: raw, encoding: null };
+  if (encoding === 'br') return brotli(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
+  if (encoding === 'gzip') return gzipped(raw, { level: 6 });
+  return raw;
+}
+
+function sendHtml(
+  reply: FastifyReply,
+  body: Buffer,
+  encoding: Encoding,
+  headers: { 'cache-control': string; vary: string },
+): FastifyReply {
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.headers(headers).type('text/html; charset=utf-8').send(body);
 }
 
 async function renderPage(
@@ -105,7 +122,7 @@ export async function registerWeb(
   const renderer = hasWeb ? await loadRenderer(webDist, pageChunks) : null;
   const shell = hasWeb ? readFileSync(path.join(webDist, 'index.html'), 'utf8') : '';
   // The shell with a page's chunks preloaded, compressed once per page and encoding.
-  const shells = new Map<string, Promise<{ body: Buffer; encoding: string | null }>>();
+  const shells = new Map<string, Promise<Buffer>>();
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -128,34 +145,27 @@ export async function registerWeb(
   app.setNotFoundHandler(async (request, reply) => {
     const wantsHtml = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
     if (hasWeb && wantsHtml) {
+      const encoding = preferredEncoding(String(request.headers['accept-encoding'] ?? ''));
       const html = renderer ? await renderPage(app, renderer, request, renderBudgetMs) : null;
       if (html !== null) {
-        const { body, encoding } = await encode(html, String(request.headers['accept-encoding'] ?? ''));
-        if (encoding) reply.header('content-encoding', encoding);
         // The page holds the student's own data: never kept by a shared cache, always revalidated.
-        return reply
-          .header('cache-control', 'private, no-cache')
-          .header('vary', 'Cookie, Accept-Encoding')
-          .type('text/html; charset=utf-8')
-          .send(body);
+        return sendHtml(reply, await encode(html, encoding), encoding, {
+          'cache-control': 'private, no-cache',
+          vary: 'Cookie, Accept-Encoding',
+        });
       }
       const chunks = pageChunks(request.url);
       if (chunks.length === 0) return reply.header('cache-control', 'no-cache').sendFile('index.html');
-      const accepts = String(request.headers['accept-encoding'] ?? '');
-      const wanted = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : '';
-      const key = `${chunks.join(' ')}|${wanted}`;
+      const key = `${chunks.join(' ')}|${encoding}`;
       let encoded = shells.get(key);
       if (!encoded) {
-        encoded = encode(preloadInShell(shell, chunks), wanted);
+        encoded = encode(preloadInShell(shell, chunks), encoding);
         shells.set(key, encoded);
       }
-      const { body, encoding } = await encoded;
-      if (encoding) reply.header('content-encoding', encoding);
-      return reply
-        .header('cache-control', 'no-cache')
-        .header('vary', 'Accept-Encoding')
-        .type('text/html; charset=utf-8')
-        .send(body);
+      return sendHtml(reply, await encoded, encoding, {
+        'cache-control': 'no-cache',
+        vary: 'Accept-Encoding',
+      });
     }
     return reply.code(404).send({ message: MESSAGES.notFound, code: 'NOT_FOUND' });
   });

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCookie } from '@campus/contract/session';
 import { createStudent, createTestApp, dialects, type Student, type TestApp } from '../../test/helper.js';
-import { readCookie } from './cookies.js';
 
 const SHELL = `<!doctype html>
 <html lang="en">

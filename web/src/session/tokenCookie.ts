@@ -5,7 +5,7 @@
  * authenticating with the bearer header, so the cookie adds no CSRF path. SameSite=Lax, Secure on
  * HTTPS, and it expires with the token.
  */
-import { TOKEN_COOKIE } from '@campus/contract/session';
+import { TOKEN_COOKIE, readCookie } from '@campus/contract/session';
 
 function secure(): string {
   return window.location.protocol === 'https:' ? '; Secure' : '';
@@ -23,9 +23,5 @@ export function clearTokenCookie(): void {
 
 /** The cookie's token, if it is set (the boot script re-writes a missing or stale cookie). */
 export function readTokenCookie(): string | null {
-  for (const part of document.cookie.split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name === TOKEN_COOKIE) return decodeURIComponent(rest.join('='));
-  }
-  return null;
+  return readCookie(document.cookie, TOKEN_COOKIE);
 }

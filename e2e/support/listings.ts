@@ -1,0 +1,14 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Posts a Lifestyle listing through the form, as its seller, and waits for the listings page. */
+export async function postLifestyleListing(page: Page, name: string, price: string): Promise<void> {
+  await page.goto('/addlisting');
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Price').fill(price);
+  await page.getByLabel('Category').selectOption('LIFESTYLE');
+  await page
+    .getByLabel('Description')
+    .fill('Warm light, heavy base, works perfectly. Pick up at Wilson Hall.');
+  await page.getByRole('button', { name: 'Add listing' }).click();
+  await expect(page).toHaveURL(/\/all_listings/);
+}
