@@ -36,13 +36,47 @@ function isField(target: unknown): target is Field {
   );
 }
 
+/** What the hand-over reads of a React fiber. */
+interface FiberLike {
+  tag: number;
+  flags: number;
+  return: FiberLike | null;
+  alternate: FiberLike | null;
+}
 /**
- * React marks the DOM nodes it manages with an own `__reactFiber$…` property. (It does so when
- * hydration renders a node, a moment before it commits it; React's own mounted test would be
- * exact, but the boot script carries this check and stays small: the hand-over runs after commit.)
+ * React marks the DOM nodes it manages with an own `__reactFiber$…` property, as soon as hydration
+ * renders them — a moment before it commits them. The boot script's checks use this small test;
+ * the hand-over uses the exact one (`isCommitted`).
  */
+function fiberOf(el: Element): FiberLike | undefined {
+  const key = Object.keys(el).find((k) => k.startsWith('__reactFiber$'));
+  return key ? (el as unknown as Record<string, FiberLike>)[key] : undefined;
+}
+
 function isHydrated(el: Element): boolean {
-  return Object.keys(el).some((key) => key.startsWith('__reactFiber$'));
+  return fiberOf(el) !== undefined;
+}
+
+const HOST_ROOT = 3;
+/** React 19's Placement | Hydrating flags: on a subtree rendered but not yet committed. */
+const NOT_YET_COMMITTED = 0b10 | 0b1000000000000;
+
+/**
+ * Whether React has committed this node, so its handlers receive events and its state is the one
+ * on screen: React's own `getNearestMountedFiber` test — no ancestor still being placed or
+ * hydrated, up to the root. A part of the page hydrates in slices, and a hand-over that ran in
+ * between (after the fibers were attached, before the commit) would hand text to a node React may
+ * still throw away (a part it has to render again in the browser).
+ */
+function isCommitted(el: Element): boolean {
+  let node = fiberOf(el);
+  if (!node) return false;
+  for (let next: FiberLike | null = node; next && !next.alternate; next = next.return) {
+    node = next;
+    if ((node.flags & NOT_YET_COMMITTED) !== 0) return false;
+  }
+  while (node.return) node = node.return;
+  return node.tag === HOST_ROOT;
 }
 
 /**
@@ -126,43 +160,76 @@ export function recordEarlyInput(): void {
   document.addEventListener('keydown', holdEnter, true);
 }
 
-/** The held taps on buttons hydrated by now (taken out of the record). */
-function heldClicks(): HTMLButtonElement[] {
-  const clicks = (window as EarlyWindow)[CLICKS] ?? [];
-  const ready = clicks.filter((b) => b.isConnected && isHydrated(b));
-  (window as EarlyWindow)[CLICKS] = clicks.filter((b) => b.isConnected && !ready.includes(b));
+/**
+ * The node that stands for `el` now: itself, or — where React threw the server's markup of that part
+ * away and drew it again — the new node with the same id.
+ */
+function current<T extends Element>(el: T): T | null {
+  if (el.isConnected) return el;
+  const again = el.id ? document.getElementById(el.id) : null;
+  return again && again.tagName === el.tagName ? (again as unknown as T) : null;
+}
+
+/** Takes the held items whose node React has committed out of the list named `name`. */
+function takeReady<T>(
+  name: typeof CLICKS | typeof ENTERS | typeof SUBMITS,
+  nodeOf: (item: T) => Element,
+): T[] {
+  const w = window as unknown as Record<string, T[] | undefined>;
+  const ready: T[] = [];
+  const waiting: T[] = [];
+  for (const item of w[name] ?? []) {
+    const node = current(nodeOf(item));
+    if (!node) continue; // gone (the student left that screen): dropped
+    (isCommitted(node) ? ready : waiting).push(item);
+  }
+  w[name] = waiting;
   return ready;
 }
 
-/** Sends the held Enter keys, taps and forms that are hydrated now, through the app's own handlers. */
-function sendHeldSubmits(): void {
-  const submits = (window as EarlyWindow)[SUBMITS] ?? [];
-  const ready = submits.filter((s) => isHydrated(s.form));
-  (window as EarlyWindow)[SUBMITS] = submits.filter((s) => !ready.includes(s));
+/** Sends the held Enter keys, taps and forms that React has committed, through the app's handlers. */
+function sendHeld(): void {
+  const submits = takeReady<EarlySubmit>(SUBMITS, (s) => s.form);
+  const enters = takeReady<Field>(ENTERS, (f) => f);
+  const clicks = takeReady<HTMLButtonElement>(CLICKS, (b) => b);
   // After React has rendered the text just handed over (its input updates flush before a task).
-  const enters = (window as EarlyWindow)[ENTERS] ?? [];
-  const pressed = enters.filter((f) => f.isConnected && isHydrated(f));
-  (window as EarlyWindow)[ENTERS] = enters.filter((f) => f.isConnected && !pressed.includes(f));
   setTimeout(() => {
-    for (const field of pressed) {
-      field.dispatchEvent(
+    for (const field of enters) {
+      current(field)?.dispatchEvent(
         new KeyboardEvent('keydown', { key: 'Enter', code: 'Enter', bubbles: true, cancelable: true }),
       );
     }
-    for (const button of heldClicks()) button.click();
-    for (const { form, submitter } of ready) {
-      if (!form.isConnected) continue;
-      form.requestSubmit(
-        submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement ? submitter : null,
+    for (const button of clicks) current(button)?.click();
+    for (const { form, submitter } of submits) {
+      current(form)?.requestSubmit(
+        (submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement) &&
+          submitter.isConnected
+          ? submitter
+          : null,
       );
     }
   }, 0);
 }
 
+/** Whether anything recorded or held still waits for its part of the page to be committed. */
+function waiting(): boolean {
+  const w = window as EarlyWindow;
+  for (const id of w[GLOBAL]?.keys() ?? []) if (document.getElementById(id)) return true;
+  return Boolean(w[ENTERS]?.length || w[CLICKS]?.length || w[SUBMITS]?.length);
+}
+
+/** How long the hand-over keeps looking for parts of the page that hydrate late. */
+const RETRY_FOR_MS = 15_000;
+const RETRY_EVERY_MS = 50;
+let retryUntil = 0;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
 /**
- * Hands the recorded text of every field hydrated by now to React (called after each part of the
- * page hydrates). The value is set through the prototype's setter and React's value tracker is
- * told another old value, so React's change handling sees a real change, as it would for typing.
+ * Hands the recorded text of every field React has committed to it (called when the page and each
+ * part of it commit, and again every 50 ms while something still waits, for up to 15 s: a part that
+ * hydrates later than its page must not lose what was typed into it). The value is set through the
+ * prototype's setter and React's value tracker is told another old value, so React's change
+ * handling sees a real change, as it would for typing.
  */
 export function replayEarlyInput(): void {
   const early = (window as EarlyWindow)[GLOBAL];
@@ -173,7 +240,7 @@ export function replayEarlyInput(): void {
       early.delete(id);
       continue;
     }
-    if (!isHydrated(field)) continue;
+    if (!isCommitted(field)) continue;
     early.delete(id);
     // Still recorded, so nothing was typed or chosen since hydration: the recorded value is the
     // student's latest, even where hydration put the server's value back (a select's option).
@@ -186,5 +253,8 @@ export function replayEarlyInput(): void {
       new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }),
     );
   }
-  sendHeldSubmits();
+  sendHeld();
+  if (retryUntil === 0) retryUntil = Date.now() + RETRY_FOR_MS;
+  clearTimeout(retryTimer);
+  if (waiting() && Date.now() < retryUntil) retryTimer = setTimeout(replayEarlyInput, RETRY_EVERY_MS);
 }
