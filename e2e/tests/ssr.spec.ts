@@ -138,7 +138,10 @@ test('a chat sent with Enter before the app took over arrives, and a room withou
   browser,
 }) => {
   const item = 'Desk lamp with USB port';
-  const sellerCtx = await browser.newContext({ serviceWorkers: 'block' });
+  // The seller's phone is in another time zone than the server: the times the server drew must not
+  // make the browser throw the page away (React error #418), losing the typed text and the Enter.
+  const otherZone = new Date().getTimezoneOffset() === -540 ? 'America/Los_Angeles' : 'Asia/Tokyo';
+  const sellerCtx = await browser.newContext({ serviceWorkers: 'block', timezoneId: otherZone });
   const buyerCtx = await browser.newContext({ serviceWorkers: 'block' });
   const seller = await sellerCtx.newPage();
   const buyer = await buyerCtx.newPage();
@@ -169,6 +172,8 @@ test('a chat sent with Enter before the app took over arrives, and a room withou
   // The seller types and presses Enter before the app has taken the room over: the message is sent
   // once it has (Enter would otherwise only have added a new line).
   const releaseSeller = await holdRequests(seller, APP_ENTRY);
+  const sellerErrors: string[] = [];
+  seller.on('pageerror', (err) => sellerErrors.push(err.message));
   await seller.goto(room);
   const composer = seller.getByPlaceholder('Type something');
   await composer.fill('Yes, come by after 5.');
@@ -177,6 +182,16 @@ test('a chat sent with Enter before the app took over arrives, and a room withou
   releaseSeller();
   await expect(seller.getByRole('log').getByText('Yes, come by after 5.')).toBeVisible();
   await expect(composer).toHaveValue('');
+  expect(sellerErrors).toEqual([]);
+  // Once the app has taken over, times are in the seller's own zone.
+  const firstTime = seller.getByRole('log').locator('time').first();
+  const sentAt = (await firstTime.getAttribute('datetime'))!;
+  const inZone = new Date(sentAt).toLocaleTimeString('en-US', {
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: otherZone,
+  });
+  await expect(firstTime).toContainText(inZone);
   await expect(log.getByText('Yes, come by after 5.')).toHaveCount(0);
 
   // Without the live link, the app loads what it would have caught up with at the connection.

@@ -4,6 +4,7 @@ import { BrowserRouter } from 'react-router';
 import { queryClient } from './api/queryClient';
 import { App } from './app/App';
 import { SSR_STATE_ID, seedQueryCache } from './ssr/state';
+import { keepServerClock } from './ui/timeBasis';
 import './index.css';
 
 const container = document.getElementById('root');
@@ -16,7 +17,7 @@ const app = <App client={queryClient} router={(routes) => <BrowserRouter>{routes
 const serverState = document.getElementById(SSR_STATE_ID);
 if (serverState && container.firstChild) {
   try {
-    seedQueryCache(queryClient, serverState.textContent ?? '{}');
+    keepServerClock(seedQueryCache(queryClient, serverState.textContent ?? '{}'));
   } catch {
     // Unreadable state: the queries simply load again.
   }

@@ -20,6 +20,7 @@ import { createQueryClient } from '../api/queryClient';
 import { App } from '../app/App';
 import { isTokenValid } from '../session/jwt';
 import { isPublicPath } from '../session/navigation';
+import { renderClock, serverTimeBasis } from '../ui/timeBasis';
 import { setServerRequestReader, type ServerRequest } from './request';
 
 const requests = new AsyncLocalStorage<ServerRequest>();
@@ -96,7 +97,14 @@ export const render: PageRender = async (input) => {
     ...queryClient.getDefaultOptions(),
     queries: { ...queryClient.getDefaultOptions().queries, retry: false },
   });
-  const request: ServerRequest = { token, queryClient, fetch: input.fetch };
+  // One moment for every round, sent with the page: the browser's first render draws the same times.
+  const clock = renderClock(Date.now());
+  const request: ServerRequest = {
+    token,
+    queryClient,
+    fetch: input.fetch,
+    timeBasis: serverTimeBasis(clock),
+  };
   return requests.run(request, async () => {
     const failed = new Set<string>();
     let html = await renderOnce(input.url, request, input.onError ?? (() => undefined));
@@ -115,6 +123,6 @@ export const render: PageRender = async (input) => {
     // Still out of order after every round: let the browser render the page itself.
     if (html.includes(OUT_OF_ORDER)) return null;
     const state = dehydrate(queryClient);
-    return { html, state: JSON.stringify(state) };
+    return { html, state: JSON.stringify({ ...state, clock }) };
   });
 };

@@ -5,6 +5,7 @@
  * request being rendered and never another student's.
  */
 import type { QueryClient } from '@tanstack/react-query';
+import type { TimeBasis } from '../ui/timeBasis';
 
 export interface ServerRequest {
   /** The student's token from the `cm_token` cookie, or null (logged out). */
@@ -13,6 +14,8 @@ export interface ServerRequest {
   queryClient: QueryClient;
   /** Answers the app's GET API calls in-process, as the student. */
   fetch: typeof fetch;
+  /** The moment, zone and wording the page's times are drawn with (sent along for hydration). */
+  timeBasis: TimeBasis;
 }
 
 let reader: () => ServerRequest | undefined = () => undefined;

@@ -1,5 +1,6 @@
 import { parseRoomId, type ChatMessage } from '@campus/contract';
 import type { ChatListingRef } from '../../api/chat';
+import { calendarDate, daysBefore, liveBasis, zoneOption, type TimeBasis } from '../../ui/timeBasis';
 
 /** Merges message lists by id: each message once (the newer copy wins), sorted by id. */
 export function mergeMessages(
@@ -16,10 +17,6 @@ export function mergeMessages(
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
-function startOfDay(d: Date): number {
-  return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
-}
-
 function capitalize(text: string): string {
   return text.charAt(0).toLocaleUpperCase() + text.slice(1);
 }
@@ -27,46 +24,52 @@ function capitalize(text: string): string {
 /**
  * Message timestamp in the student's locale (issue 14 item 18, replacing the spec's '03-14 09:05'):
  * "Today 7:08 AM", "Yesterday 9:15 PM", then the date ("Mar 14, 7:08 AM"; with the year when it
- * is not this year). `locale` defaults to the browser's.
+ * is not this year). The basis (ui/timeBasis.ts) gives now, the locale and the zone.
  */
-export function formatMessageTime(iso: string, now: Date = new Date(), locale?: string): string {
+export function formatMessageTime(iso: string, basis: TimeBasis = liveBasis()): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  const time = d.toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
-  const days = Math.round((startOfDay(now) - startOfDay(d)) / 86_400_000);
+  const zone = zoneOption(basis);
+  const time = d.toLocaleTimeString(basis.locale, { hour: 'numeric', minute: '2-digit', ...zone });
+  const days = daysBefore(d.getTime(), basis);
   if (days === 0 || days === 1) {
-    const word = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-days, 'day');
+    const word = new Intl.RelativeTimeFormat(basis.locale, { numeric: 'auto' }).format(-days, 'day');
     return `${capitalize(word)} ${time}`;
   }
-  return d.toLocaleString(locale, {
+  const thisYear = calendarDate(d.getTime(), basis).year === calendarDate(basis.now, basis).year;
+  return d.toLocaleString(basis.locale, {
     month: 'short',
     day: 'numeric',
-    ...(d.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
+    ...(thisYear ? {} : { year: 'numeric' }),
     hour: 'numeric',
     minute: '2-digit',
+    ...zone,
   });
 }
 
 /** Short time for the inbox, in the student's locale: '7:08 AM' today, 'Yesterday', then the date. */
-export function formatRoomTime(iso: string, now: Date = new Date(), locale?: string): string {
+export function formatRoomTime(iso: string, basis: TimeBasis = liveBasis()): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  const days = Math.round((startOfDay(now) - startOfDay(d)) / 86_400_000);
-  if (days === 0) return d.toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
+  const zone = zoneOption(basis);
+  const days = daysBefore(d.getTime(), basis);
+  if (days === 0) return d.toLocaleTimeString(basis.locale, { hour: 'numeric', minute: '2-digit', ...zone });
   if (days === 1) {
-    return capitalize(new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-1, 'day'));
+    return capitalize(new Intl.RelativeTimeFormat(basis.locale, { numeric: 'auto' }).format(-1, 'day'));
   }
-  return d.toLocaleDateString(locale, {
+  const thisYear = calendarDate(d.getTime(), basis).year === calendarDate(basis.now, basis).year;
+  return d.toLocaleDateString(basis.locale, {
     month: 'short',
     day: 'numeric',
-    ...(d.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
+    ...(thisYear ? {} : { year: 'numeric' }),
+    ...zone,
   });
 }
 
 /** Full date and time for a tooltip / screen readers. */
-export function formatFullTime(iso: string): string {
+export function formatFullTime(iso: string, basis: TimeBasis = liveBasis()): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString();
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(basis.locale, zoneOption(basis));
 }
 
 export function fullName(person: { firstName: string; lastName: string } | null | undefined): string {

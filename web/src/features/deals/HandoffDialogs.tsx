@@ -10,8 +10,10 @@ import { TextField } from '../../ui/TextField';
 import { toast } from '../../ui/toast';
 import { useDealAction, DEAL_ACTION_FAILED } from './useDealAction';
 import { formatMeetupTime } from './wording';
+import { useTimeBasis } from '../../ui/timeBasis';
 
 function MeetupLine({ meetup }: { meetup: Meetup | null }) {
+  const basis = useTimeBasis();
   if (!meetup || meetup.status !== 'CONFIRMED') {
     return <p className="text-sm text-slate-700">{DEALS_MESSAGES.handoffNoMeetup}</p>;
   }
@@ -21,7 +23,7 @@ function MeetupLine({ meetup }: { meetup: Meetup | null }) {
       <dd className="font-semibold text-slate-900">{meetup.place}</dd>
       <dt className="text-slate-600">When</dt>
       <dd className="font-semibold text-slate-900">
-        <time dateTime={meetup.startsAt}>{formatMeetupTime(meetup.startsAt)}</time>
+        <time dateTime={meetup.startsAt}>{formatMeetupTime(meetup.startsAt, basis)}</time>
       </dd>
     </dl>
   );

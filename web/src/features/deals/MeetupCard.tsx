@@ -6,6 +6,7 @@ import { CardAction, CardFrame } from './CardFrame';
 import { meetupActions } from './rules';
 import { useDealAction } from './useDealAction';
 import { formatMeetupTime, meetupWords } from './wording';
+import { useTimeBasis } from '../../ui/timeBasis';
 
 /** A meet-up in the chat (features.md §A): where and when, and the viewer's buttons. */
 export function MeetupCard({
@@ -17,9 +18,10 @@ export function MeetupCard({
   myId: number | null;
   peerName: string;
 }) {
+  const basis = useTimeBasis();
   const labelId = useId();
   const { busy, error, run } = useDealAction(meetup.roomId);
-  const can = meetupActions(meetup, myId);
+  const can = meetupActions(meetup, myId, basis.now);
   const words = meetupWords(meetup, myId, peerName);
   const answer = (what: MeetupAnswer) => void run(what, () => answerMeetup(meetup.id, what));
   const ended = words.tone === 'ended';
@@ -43,7 +45,7 @@ export function MeetupCard({
           <div className="flex gap-2">
             <dt className="w-12 shrink-0 text-slate-600">When</dt>
             <dd className={ended ? 'text-slate-600 line-through' : 'font-semibold text-slate-900'}>
-              <time dateTime={meetup.startsAt}>{formatMeetupTime(meetup.startsAt)}</time>
+              <time dateTime={meetup.startsAt}>{formatMeetupTime(meetup.startsAt, basis)}</time>
             </dd>
           </div>
         </dl>

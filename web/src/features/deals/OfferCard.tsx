@@ -8,6 +8,7 @@ import { CardAction, CardFrame } from './CardFrame';
 import { checkAmount, offerActions } from './rules';
 import { useDealAction } from './useDealAction';
 import { offerWords } from './wording';
+import { useTimeBasis } from '../../ui/timeBasis';
 
 /** The counter-offer field, shown in the card when "Counter" is pressed. */
 function CounterForm({
@@ -70,11 +71,12 @@ export function OfferCard({
   peerName: string;
   listingStatus: ListingStatus | null;
 }) {
+  const basis = useTimeBasis();
   const labelId = useId();
   const { busy, error, run } = useDealAction(offer.roomId);
   const [countering, setCountering] = useState(false);
   const counterButton = useRef<HTMLButtonElement>(null);
-  const can = offerActions(offer, myId, listingStatus);
+  const can = offerActions(offer, myId, listingStatus, basis.now);
   const words = offerWords(offer, myId, peerName, listingStatus);
   const answer = (what: OfferAnswer) => void run(what, () => answerOffer(offer.id, what));
   const any = can.accept || can.decline || can.counter || can.withdraw;

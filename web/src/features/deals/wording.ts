@@ -1,4 +1,5 @@
 import { formatDollars, type ListingStatus, type Meetup, type Offer } from '@campus/contract';
+import { liveBasis, zoneOption, type TimeBasis } from '../../ui/timeBasis';
 
 /**
  * What a card says, from the viewer's side: who made it, its state in words, and what happens
@@ -85,15 +86,16 @@ export function offerWords(
 }
 
 /** "Tue, Nov 24, 3:00 PM" in the student's locale. */
-export function formatMeetupTime(iso: string, locale?: string): string {
+export function formatMeetupTime(iso: string, basis: TimeBasis = liveBasis()): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return d.toLocaleString(locale, {
+  return d.toLocaleString(basis.locale, {
     weekday: 'short',
     month: 'short',
     day: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
+    ...zoneOption(basis),
   });
 }
 

@@ -11,9 +11,11 @@ import {
   HeroSection,
   HowItWorksSection,
 } from './sections';
+import { useTimeBasis } from '../../ui/timeBasis';
 
 /** / (spec §2): home, features, categories, how it works, About Us, call to action. */
 export default function LandingPage() {
+  const basis = useTimeBasis();
   useDocumentTitle(null);
   const { hash } = useLocation();
 
@@ -51,7 +53,7 @@ export default function LandingPage() {
               ))}
             </ul>
           </nav>
-          <p className="text-sm text-slate-600">© {new Date().getFullYear()} Campus Market</p>
+          <p className="text-sm text-slate-600">© {new Date(basis.now).getFullYear()} Campus Market</p>
         </div>
       </footer>
     </div>

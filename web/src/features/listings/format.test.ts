@@ -62,8 +62,15 @@ describe('listing formats (the same text Intl en-US gave)', () => {
     );
     for (const offset of offsets) {
       const iso = new Date(now + offset * 1000).toISOString();
-      expect(listedAgo(iso, now), `${offset} s`).toBe(intlAgo(iso, now));
+      expect(listedAgo(iso, { now }), `${offset} s`).toBe(intlAgo(iso, now));
     }
-    expect(listedAgo('not a date', now)).toBe('');
+    expect(listedAgo('not a date', { now })).toBe('');
+  });
+
+  it('listed ago: the date in the zone the basis names (a page rendered elsewhere, taken over here)', () => {
+    const now = Date.parse('2026-11-24T15:30:00Z');
+    // 23:00 UTC on Nov 10 is already Nov 11 in Tokyo.
+    expect(listedAgo('2026-11-10T23:00:00Z', { now, timeZone: 'Asia/Tokyo' })).toBe('Nov 11, 2026');
+    expect(listedAgo('2026-11-10T23:00:00Z', { now, timeZone: 'UTC' })).toBe('Nov 10, 2026');
   });
 });

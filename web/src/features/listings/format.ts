@@ -1,4 +1,5 @@
 import type { Listing } from '@campus/contract';
+import { calendarDate, liveBasis, type TimeBasis } from '../../ui/timeBasis';
 
 /*
  * Prices and "listed … ago" are on every card of the first screen. They used to come from
@@ -37,23 +38,23 @@ function relative(value: number, unit: Unit): string {
   return value < 0 ? `${words} ago` : `in ${words}`;
 }
 
-/** "Mar 3, 2026" in the browser's time zone. */
-function shortDate(time: number): string {
-  const d = new Date(time);
-  return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()}`;
+/** "Mar 3, 2026" in the basis's time zone. */
+function shortDate(time: number, basis: TimeBasis): string {
+  const d = calendarDate(time, basis);
+  return `${MONTHS[d.month]} ${d.day}, ${d.year}`;
 }
 
-/** "just now", "5 minutes ago", "yesterday", then a date. */
-export function listedAgo(iso: string, now: number = Date.now()): string {
+/** "just now", "5 minutes ago", "yesterday", then a date; relative to the basis's now. */
+export function listedAgo(iso: string, basis: TimeBasis = liveBasis()): string {
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return '';
-  const seconds = Math.round((time - now) / 1000);
+  const seconds = Math.round((time - basis.now) / 1000);
   const abs = Math.abs(seconds);
   if (abs < 60) return 'just now';
   if (abs < 3600) return relative(Math.round(seconds / 60), 'minute');
   if (abs < 86_400) return relative(Math.round(seconds / 3600), 'hour');
   if (abs < 7 * 86_400) return relative(Math.round(seconds / 86_400), 'day');
-  return shortDate(time);
+  return shortDate(time, basis);
 }
 
 /** "Maya R." — first name and initial of the last name. */

@@ -28,9 +28,14 @@ import { TextField } from '../../ui/TextField';
 import { toast } from '../../ui/toast';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { cx } from '../../ui/cx';
+import { useTimeBasis, zoneOption, type TimeBasis } from '../../ui/timeBasis';
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string, basis: TimeBasis) =>
+  new Date(iso).toLocaleString(basis.locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    ...zoneOption(basis),
+  });
 
 type Action =
   { kind: 'remove'; listingId: number; title: string } | { kind: 'suspend'; userId: number; name: string };
@@ -131,6 +136,7 @@ const STATE_LABEL: Record<string, string> = {
 };
 
 function Group({ group, onAction }: { group: ModReportGroup; onAction: (a: Action) => void }) {
+  const basis = useTimeBasis();
   const client = useQueryClient();
   const refresh = () => void client.invalidateQueries({ queryKey: ['safety', 'mod'] });
   const fail = (e: unknown) => toast.error(serverMessageOf(e) ?? 'That did not work. Try again.');
@@ -198,7 +204,7 @@ function Group({ group, onAction }: { group: ModReportGroup; onAction: (a: Actio
             <span className="font-semibold text-slate-900">{REPORT_REASON_LABELS[r.reason]}</span>
             <span className="text-slate-600">
               {' '}
-              — {r.reporter.firstName} {r.reporter.lastName}, {when(r.createdAt)}
+              — {r.reporter.firstName} {r.reporter.lastName}, {when(r.createdAt, basis)}
               {r.outcome ? ` · ${r.outcome.toLowerCase()}` : ''}
             </span>
             {r.details && <p className="text-slate-700">“{r.details}”</p>}
@@ -297,6 +303,7 @@ function Queue({ status }: { status: ReportStatus }) {
 }
 
 function Audit() {
+  const basis = useTimeBasis();
   const query = useQuery({ queryKey: safetyKeys.audit, queryFn: () => fetchAudit() });
   if (query.isPending) return <p className="text-slate-600">Loading the audit log…</p>;
   if (query.isError)
@@ -329,7 +336,7 @@ function Audit() {
         <tbody className="divide-y divide-slate-100">
           {query.data.items.map((e: AuditEntry) => (
             <tr key={e.id}>
-              <td className="px-4 py-2.5 whitespace-nowrap text-slate-700">{when(e.createdAt)}</td>
+              <td className="px-4 py-2.5 whitespace-nowrap text-slate-700">{when(e.createdAt, basis)}</td>
               <td className="px-4 py-2.5 text-slate-900">
                 {e.moderator.firstName} {e.moderator.lastName}
               </td>

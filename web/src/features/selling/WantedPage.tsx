@@ -24,6 +24,7 @@ import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { LoadMore } from '../listings/components/LoadMore';
 import { formatPrice, listedAgo, sellerShortName } from '../listings/format';
 import { WantedForm } from './WantedForm';
+import { useTimeBasis } from '../../ui/timeBasis';
 
 /** The add-listing form, pre-filled from a wanted post ("I have this"). */
 export function haveThisUrl(post: WantedPost): string {
@@ -33,8 +34,8 @@ export function haveThisUrl(post: WantedPost): string {
   return `/addlisting?${p.toString()}`;
 }
 
-function daysLeft(iso: string): string {
-  const days = Math.ceil((Date.parse(iso) - Date.now()) / 86_400_000);
+function daysLeft(iso: string, now: number): string {
+  const days = Math.ceil((Date.parse(iso) - now) / 86_400_000);
   if (!Number.isFinite(days) || days <= 0) return 'Expired';
   return days === 1 ? 'Expires tomorrow' : `${days} days left`;
 }
@@ -50,6 +51,7 @@ function WantedCard({
   onDelete: () => void;
   deleting: boolean;
 }) {
+  const basis = useTimeBasis();
   const titleId = `wanted-${post.id}-title`;
   return (
     <article
@@ -67,7 +69,7 @@ function WantedCard({
           <span className="rounded-full bg-sky-50 px-2 py-0.5 text-sky-800">{post.courseCode}</span>
         )}
         <span className={cx('ml-auto', post.isOpen ? 'text-slate-600' : 'text-slate-500')}>
-          {post.isOpen ? daysLeft(post.expiresAt) : 'Expired'}
+          {post.isOpen ? daysLeft(post.expiresAt, basis.now) : 'Expired'}
         </span>
       </div>
       <h3 id={titleId} className="mt-2 text-lg leading-snug font-semibold break-words text-slate-900">
@@ -82,7 +84,8 @@ function WantedCard({
         </p>
       )}
       <p className="mt-2 text-xs text-slate-600">
-        {mine ? 'Posted by you' : `${sellerShortName(post.author)} is looking`} · {listedAgo(post.createdAt)}
+        {mine ? 'Posted by you' : `${sellerShortName(post.author)} is looking`} ·{' '}
+        {listedAgo(post.createdAt, basis)}
       </p>
       <div className="mt-auto flex flex-wrap gap-2 pt-4">
         {mine ? (

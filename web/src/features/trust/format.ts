@@ -1,13 +1,23 @@
 import { REVIEW_TAG_LABELS, type ReviewTag } from '@campus/contract';
+import { liveBasis, zoneOption, type TimeBasis } from '../../ui/timeBasis';
 
 /** "Nov 23, 2026" in the student's locale. */
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
+export function formatDate(iso: string, basis: TimeBasis = liveBasis()): string {
+  return new Date(iso).toLocaleDateString(basis.locale, {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    ...zoneOption(basis),
+  });
 }
 
 /** "Member since November 2026". */
-export function formatMonth(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { month: 'long', year: 'numeric' });
+export function formatMonth(iso: string, basis: TimeBasis = liveBasis()): string {
+  return new Date(iso).toLocaleDateString(basis.locale, {
+    month: 'long',
+    year: 'numeric',
+    ...zoneOption(basis),
+  });
 }
 
 /** Median reply time in words: "within minutes", "about 2 hours", "about 3 days". */

@@ -7,6 +7,7 @@ import { formatFullTime, formatMessageTime } from '../model';
 import type { OutboxItem } from '../outbox';
 import { ReportButton } from '../../safety/ReportDialog';
 import { ScamWarning } from '../../safety/ScamWarning';
+import { useTimeBasis } from '../../../ui/timeBasis';
 
 /** Within this distance of the bottom, the list follows new messages. */
 const PIN_SLACK_PX = 120;
@@ -155,6 +156,7 @@ export function MessageList({
   listings,
   renderSpecial,
 }: MessageListProps) {
+  const basis = useTimeBasis();
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const seen = useRef({ count: 0, pending: 0 });
@@ -241,14 +243,14 @@ export function MessageList({
                     meta={
                       <>
                         <span className="sr-only">{own ? 'You' : peerName}, </span>
-                        <time dateTime={m.sentAt} title={formatFullTime(m.sentAt)}>
-                          {formatMessageTime(m.sentAt)}
+                        <time dateTime={m.sentAt} title={formatFullTime(m.sentAt, basis)}>
+                          {formatMessageTime(m.sentAt, basis)}
                         </time>
                         {!own && (
                           <ReportButton
                             targetType="MESSAGE"
                             targetId={m.id}
-                            ariaLabel={`Report message from ${peerName} sent ${formatFullTime(m.sentAt)}`}
+                            ariaLabel={`Report message from ${peerName} sent ${formatFullTime(m.sentAt, basis)}`}
                             className="rounded text-xs font-semibold text-slate-500 underline decoration-slate-300 underline-offset-2 hover:text-red-700"
                           />
                         )}

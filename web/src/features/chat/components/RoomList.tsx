@@ -12,6 +12,7 @@ import { formatFullTime, formatRoomTime, fullName, messagePreview, type ChatNavS
 import { roomMessagesQuery } from '../store';
 import { useChatRooms } from '../useChatRooms';
 import { Avatar } from './Avatar';
+import { useTimeBasis } from '../../../ui/timeBasis';
 
 /** Spec §2: the inbox search filters rooms by the peer's full name, case-insensitive. */
 export function filterRooms(rooms: readonly ChatRoomSummary[], query: string): ChatRoomSummary[] {
@@ -73,6 +74,7 @@ function RoomRow({
   opening: boolean;
   onOpen: (room: ChatRoomSummary) => void;
 }) {
+  const basis = useTimeBasis();
   const name = fullName(room.peer) || 'Student';
   const preview = messagePreview(room.lastMessage);
   const isPhoto = room.lastMessage !== null && !room.lastMessage.content.trim() && !!room.lastMessage.url;
@@ -102,13 +104,13 @@ function RoomRow({
             {room.lastMessage && (
               <time
                 dateTime={room.lastMessage.sentAt}
-                title={formatFullTime(room.lastMessage.sentAt)}
+                title={formatFullTime(room.lastMessage.sentAt, basis)}
                 className={cx(
                   'ml-auto shrink-0 text-xs',
                   unread ? 'font-semibold text-brand-700' : 'text-slate-600',
                 )}
               >
-                {formatRoomTime(room.lastMessage.sentAt)}
+                {formatRoomTime(room.lastMessage.sentAt, basis)}
               </time>
             )}
           </span>

@@ -11,6 +11,7 @@ import { ListingImage } from './ListingImage';
 import { LIST_ROW_SIZES, RAIL_TILE_SIZES } from '../photoLayout';
 import { SaveButton } from './SaveButton';
 import { StatusBadge } from './SoldBadge';
+import { useTimeBasis } from '../../../ui/timeBasis';
 
 export interface ListingCardProps {
   listing: Listing;
@@ -37,10 +38,11 @@ export function ListingCard({
   actions,
   priority = false,
 }: ListingCardProps) {
+  const basis = useTimeBasis();
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const state: SingleListingState = { listing };
   const tile = layout === 'tile';
-  const ago = listedAgo(listing.createdAt);
+  const ago = listedAgo(listing.createdAt, basis);
   const { userId } = useCurrentUser();
   // Students save others' listings; the seller sees how many saved theirs instead.
   const own = userId !== null && listing.seller.id === userId;

@@ -32,6 +32,7 @@ import { formatPrice, listedAgo, sellerShortName } from '../format';
 import { useListing } from '../hooks/useListing';
 import { useListingActions } from '../hooks/useListingActions';
 import { listingFromState, type CategoryPageState } from '../navigation';
+import { useTimeBasis } from '../../../ui/timeBasis';
 
 function parseId(raw: string | undefined): number | null {
   if (!raw || !/^\d{1,15}$/.test(raw)) return null;
@@ -231,6 +232,7 @@ function VisitorPanel({ listing, myId }: { listing: Listing; myId: number }) {
  * Visitor view: 'Chat with the seller' and the two info blocks.
  */
 export default function SingleListingPage() {
+  const basis = useTimeBasis();
   const { id: rawId } = useParams();
   const location = useLocation();
   const id = parseId(rawId);
@@ -278,7 +280,7 @@ export default function SingleListingPage() {
 
   const categoryLabel = CATEGORY_LABELS[listing.category] ?? listing.category;
   const isOwner = userId !== null && listing.seller.id === userId;
-  const ago = listedAgo(listing.createdAt);
+  const ago = listedAgo(listing.createdAt, basis);
   const catState: CategoryPageState = { categoryPassed: listing.category };
 
   return (

@@ -11,6 +11,7 @@ import { PageContainer, PageHeader } from '../../../ui/PageContainer';
 import { Spinner } from '../../../ui/Spinner';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
 import { cx } from '../../../ui/cx';
+import { useTimeBasis, zoneOption, type TimeBasis } from '../../../ui/timeBasis';
 
 const GROUP: Record<NotificationType, string> = {
   OFFER_RECEIVED: 'Offer',
@@ -28,8 +29,8 @@ const GROUP: Record<NotificationType, string> = {
 };
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-function ago(iso: string): string {
-  const seconds = Math.round((Date.parse(iso) - Date.now()) / 1000);
+function ago(iso: string, basis: TimeBasis): string {
+  const seconds = Math.round((Date.parse(iso) - basis.now) / 1000);
   const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [
     ['second', 60],
     ['minute', 60],
@@ -42,10 +43,11 @@ function ago(iso: string): string {
     if (Math.abs(value) < size) return relative.format(value, unit);
     value = Math.round(value / size);
   }
-  return new Date(iso).toLocaleDateString();
+  return new Date(iso).toLocaleDateString(basis.locale, zoneOption(basis));
 }
 
 function Item({ n }: { n: AppNotification }) {
+  const basis = useTimeBasis();
   const unread = n.readAt === null;
   return (
     <li>
@@ -66,7 +68,7 @@ function Item({ n }: { n: AppNotification }) {
               {GROUP[n.type]}
             </span>
             <time dateTime={n.createdAt} className="text-xs text-slate-600">
-              {ago(n.createdAt)}
+              {ago(n.createdAt, basis)}
             </time>
           </span>
           <span className="mt-0.5 block font-semibold text-slate-900">

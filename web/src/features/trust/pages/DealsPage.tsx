@@ -15,6 +15,7 @@ import { formatPrice } from '../../listings/format';
 import { RateDialog } from '../components/RateDialog';
 import { Stars } from '../components/Stars';
 import { formatDate } from '../format';
+import { useTimeBasis } from '../../../ui/timeBasis';
 
 /**
  * /my-deals (the API's GET /deals is the data; the page needs its own path): every deal of the caller (features.md §A) and where its reviews stand. `?rate={dealId}`
@@ -89,6 +90,7 @@ export default function DealsPage() {
 }
 
 function DealCard({ deal, onRate }: { deal: DealWithReviews; onRate: () => void }) {
+  const basis = useTimeBasis();
   const name = `${deal.counterpart.firstName} ${deal.counterpart.lastName}`.trim();
   return (
     <Card as="article" padding="md" aria-labelledby={`deal-${deal.id}`}>
@@ -108,7 +110,7 @@ function DealCard({ deal, onRate }: { deal: DealWithReviews; onRate: () => void 
               {name}
             </Link>
             {' · '}
-            <time dateTime={deal.completedAt}>{formatDate(deal.completedAt)}</time>
+            <time dateTime={deal.completedAt}>{formatDate(deal.completedAt, basis)}</time>
           </p>
         </div>
         {deal.canReview && (
@@ -123,12 +125,13 @@ function DealCard({ deal, onRate }: { deal: DealWithReviews; onRate: () => void 
 }
 
 function ReviewState({ deal }: { deal: DealWithReviews }) {
+  const basis = useTimeBasis();
   const first = deal.counterpart.firstName;
   if (!deal.myReview && !deal.theirReview) {
     return (
       <p className="mt-3 text-sm text-slate-600">
         {deal.canReview
-          ? `Not rated yet. You can rate ${first} until ${formatDate(deal.reviewDeadline)}.`
+          ? `Not rated yet. You can rate ${first} until ${formatDate(deal.reviewDeadline, basis)}.`
           : 'The review period ended without reviews.'}
       </p>
     );
@@ -144,7 +147,7 @@ function ReviewState({ deal }: { deal: DealWithReviews }) {
               hiddenNote={
                 deal.myReview.revealedAt
                   ? null
-                  : `Hidden until ${first} rates you too, or ${formatDate(deal.reviewDeadline)}.`
+                  : `Hidden until ${first} rates you too, or ${formatDate(deal.reviewDeadline, basis)}.`
               }
             />
           ) : (

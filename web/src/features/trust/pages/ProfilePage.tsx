@@ -20,9 +20,11 @@ import { EditProfile } from '../components/EditProfile';
 import { ProfileAvatar } from '../components/ProfileAvatar';
 import { Stars, formatStars } from '../components/Stars';
 import { formatDate, formatMonth, formatReplyTime, tagLabel } from '../format';
+import { useTimeBasis } from '../../../ui/timeBasis';
 
 /** /u/:id — a student's public profile (features.md §A): who they are and whether to trust them. */
 export default function ProfilePage() {
+  const basis = useTimeBasis();
   const params = useParams();
   const id = /^\d{1,10}$/.test(params.id ?? '') ? Number(params.id) : null;
   const { userId } = useCurrentUser();
@@ -70,7 +72,7 @@ export default function ProfilePage() {
               <span className="inline-flex items-center gap-1 rounded-full bg-brand-50 px-2.5 py-0.5 font-semibold text-brand-800">
                 <ShieldIcon size={15} /> Verified student
               </span>
-              <span>Member since {formatMonth(profile.memberSince)}</span>
+              <span>Member since {formatMonth(profile.memberSince, basis)}</span>
             </p>
             {profile.bio ? (
               <p className="mt-3 break-words whitespace-pre-line text-slate-800">{profile.bio}</p>
@@ -217,12 +219,13 @@ function ReviewsSection({ profile }: { profile: Profile }) {
 }
 
 function ReviewCard({ review }: { review: Review }) {
+  const basis = useTimeBasis();
   return (
     <Card as="article" padding="sm">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <Stars value={review.stars} />
         <time dateTime={review.createdAt} className="text-xs text-slate-600">
-          {formatDate(review.createdAt)}
+          {formatDate(review.createdAt, basis)}
         </time>
       </div>
       {review.text && <p className="mt-2 break-words whitespace-pre-line text-slate-800">{review.text}</p>}

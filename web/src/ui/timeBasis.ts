@@ -1,0 +1,114 @@
+import { useSyncExternalStore } from 'react';
+import { serverRequest } from '../ssr/request';
+
+/**
+ * What a time on screen is relative to: "5 minutes ago", "Today 7:08 AM", "Member since …".
+ *
+ * A server-rendered page must be taken over (hydrated) with exactly the text the server drew, or
+ * React throws the server's markup of the whole page away and draws it again — losing what the
+ * student typed meanwhile, and the time saved. So the browser's first render uses the server's
+ * basis — the moment the page was rendered, its time zone and the app's en-US wording — and
+ * `useTimeBasis` switches to the student's own clock, zone and locale right after (React renders
+ * again when a store's client snapshot differs from the one it hydrated with).
+ */
+export interface TimeBasis {
+  /** Milliseconds since the epoch that "now" is. */
+  now: number;
+  /** Intl locale; undefined: the student's (the browser's). */
+  locale?: string;
+  /** IANA time zone; undefined: this machine's own. */
+  timeZone?: string;
+}
+
+/** The wording of server-rendered times (the app's wording is English everywhere). */
+const RENDER_LOCALE = 'en-US';
+
+/** What the server sends beside the page for the browser's first render. */
+export interface SentClock {
+  now: number;
+  timeZone: string;
+  /** The server's offset from UTC at `now` (Date#getTimezoneOffset), to tell whether zones differ. */
+  offset: number;
+}
+
+/** The clock a server render uses (taken once per page: every render round must say the same). */
+export function renderClock(now: number): SentClock {
+  return {
+    now,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    offset: new Date(now).getTimezoneOffset(),
+  };
+}
+
+let hydrationBasis: TimeBasis | null = null;
+
+/** The browser keeps the server's clock for the first render of a server-rendered page. */
+export function keepServerClock(sent: SentClock | undefined): void {
+  if (!sent || typeof sent.now !== 'number') return;
+  // Same offset: this machine's own zone draws the same dates, without Intl's cost on a phone.
+  const sameZone = new Date(sent.now).getTimezoneOffset() === sent.offset;
+  hydrationBasis = {
+    now: sent.now,
+    locale: RENDER_LOCALE,
+    timeZone: sameZone ? undefined : sent.timeZone,
+  };
+}
+
+const LIVE: TimeBasis = { now: 0 };
+const noSubscription = () => () => {};
+const liveSnapshot = () => LIVE;
+function renderSnapshot(): TimeBasis {
+  const request = serverRequest();
+  if (request) return request.timeBasis;
+  return hydrationBasis ?? LIVE;
+}
+
+/** The student's own clock, zone and locale. */
+export function liveBasis(): TimeBasis {
+  return { now: Date.now() };
+}
+
+/** The basis of this render: the server's while a rendered page is taken over, then the student's. */
+export function useTimeBasis(): TimeBasis {
+  const basis = useSyncExternalStore(noSubscription, liveSnapshot, renderSnapshot);
+  return basis === LIVE ? liveBasis() : basis;
+}
+
+/** The basis of a server render (one object per request: React asks for it many times). */
+export function serverTimeBasis(clock: SentClock): TimeBasis {
+  return { now: clock.now, locale: RENDER_LOCALE };
+}
+
+const calendars = new Map<string, Intl.DateTimeFormat>();
+
+/** Year, month (0–11) and day of `time` in the basis's zone. */
+export function calendarDate(time: number, basis: TimeBasis): { year: number; month: number; day: number } {
+  const d = new Date(time);
+  if (!basis.timeZone) return { year: d.getFullYear(), month: d.getMonth(), day: d.getDate() };
+  let format = calendars.get(basis.timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: basis.timeZone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+    });
+    calendars.set(basis.timeZone, format);
+  }
+  const part = (type: string) => Number(format.formatToParts(d).find((p) => p.type === type)?.value);
+  return { year: part('year'), month: part('month') - 1, day: part('day') };
+}
+
+/** Days from the calendar day of `time` to the calendar day of the basis's now (0: today). */
+export function daysBefore(time: number, basis: TimeBasis): number {
+  const day = (t: number) => {
+    const c = calendarDate(t, basis);
+    return Date.UTC(c.year, c.month, c.day);
+  };
+  return Math.round((day(basis.now) - day(time)) / 86_400_000);
+}
+
+/** Intl options naming the basis's zone, when it is not this machine's own. */
+export function zoneOption(basis: TimeBasis): { timeZone?: string } {
+  return basis.timeZone ? { timeZone: basis.timeZone } : {};
+}
