@@ -2,7 +2,7 @@
  * Server CPU per read request (`npm run bench:read-cpu`): the app's process time (user and
  * system, from /proc/<pid>/stat) divided by the requests autocannon completed, for
  * GET /listings/recent and GET /listing/{id} with a real bearer token, beside the bare node:http
- * server answering the same bytes. CPU per request moves far less than req/s ratios when other
+ * server given the same requests and answering the same bytes. CPU per request moves far less than req/s ratios when other
  * work shares the machine, so it is the figure to compare changes of the read path with.
  *
  * Environment: CPU_LISTINGS (2000), CPU_SECONDS per run (5), CPU_CONNECTIONS (16),
@@ -186,7 +186,8 @@ async function main(): Promise<void> {
       children.push(bare);
       await waitFor(barePort);
       const a = await measure(app, port, url, token);
-      const b = await measure(bare, barePort, url);
+      // The same request too: the bare server reads the student's token header, as the app does.
+      const b = await measure(bare, barePort, url, token);
       bare.kill('SIGTERM');
       const f = (x: number) => x.toFixed(1);
       console.log(
