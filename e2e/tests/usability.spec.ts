@@ -294,7 +294,7 @@ test('honest errors, keyboard-safe delete, Back, offline screens, focus and sess
     await holdToast(page, offline.first());
     const label = viewport === PHONE ? 'phone' : 'desktop';
     await page.screenshot({ path: `artifacts/screens/usability-offline-toast-${label}.png` });
-    await expectAccessible(page, `error-toast-${viewport.width}`, { widths: [viewport.width] });
+    await expectAccessible(page, `error-toast-${viewport.width}`, { widths: [viewport.width], toasts: true });
     await expectToastCloseTarget(page, viewport === PHONE);
     // Closed by its button, so the next round raises a fresh one.
     await page.getByRole('button', { name: 'Close toast' }).first().click();
@@ -432,7 +432,7 @@ test('chat shows which listing each part of the thread is about; sold listings c
     expect(toastBox && headerBox && toastBox.y > headerBox.y + headerBox.height).toBe(true);
     const label = viewport === PHONE ? 'phone' : 'desktop';
     await buyer.screenshot({ path: `artifacts/screens/usability-chat-toast-${label}.png` });
-    await expectAccessible(buyer, `chat-toast-${viewport.width}`, { widths: [viewport.width] });
+    await expectAccessible(buyer, `chat-toast-${viewport.width}`, { widths: [viewport.width], toasts: true });
     await buyer.getByRole('button', { name: 'Close toast' }).first().click();
     await expect(toast).toHaveCount(0);
   }
