@@ -12,3 +12,13 @@ export async function postLifestyleListing(page: Page, name: string, price: stri
   await page.getByRole('button', { name: 'Add listing' }).click();
   await expect(page).toHaveURL(/\/all_listings/);
 }
+
+/** Opens the listing named `name` from the browse page and starts a chat with its seller. */
+export async function chatAboutListing(page: Page, name: string | RegExp): Promise<void> {
+  await page.goto('/all_listings');
+  await page
+    .getByRole('link', { name: typeof name === 'string' ? new RegExp(name) : name })
+    .first()
+    .click();
+  await page.getByRole('button', { name: 'Chat with the seller' }).click();
+}

@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { makePhoto } from '../support/photo.js';
 import { shoot } from '../support/shots.js';
 import { registeredStudent } from '../support/students.js';
+import { chatAboutListing } from '../support/listings.js';
 
 const ITEM = 'Mini fridge, 3.1 cu ft';
 
@@ -31,12 +32,7 @@ test('buyer and seller agree on a pickup in real time, with a photo and live unr
   await shoot(seller, 'inbox-empty');
 
   // The buyer opens the listing and starts a chat.
-  await buyer.goto('/all_listings');
-  await buyer
-    .getByRole('link', { name: new RegExp(ITEM) })
-    .first()
-    .click();
-  await buyer.getByRole('button', { name: 'Chat with the seller' }).click();
+  await chatAboutListing(buyer, ITEM);
   await expect(buyer).toHaveURL(/\/chat$/);
   await expect(buyer.getByText('Maya Chen').first()).toBeVisible();
   const input = buyer.getByPlaceholder('Type something');

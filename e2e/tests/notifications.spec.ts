@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from '../support/axe.js';
-import { postLifestyleListing } from '../support/listings.js';
+import { chatAboutListing, postLifestyleListing } from '../support/listings.js';
 import { shoot } from '../support/shots.js';
 import { registeredStudent } from '../support/students.js';
 
@@ -136,12 +136,7 @@ test('a second student sees “typing…” and “Seen” live', async ({ brows
   await registeredStudent(buyer, 'Sam', 'Rivera');
   await postLifestyleListing(seller, 'Reading lamp with clamp', '15');
 
-  await buyer.goto('/all_listings');
-  await buyer
-    .getByRole('link', { name: /Reading lamp with clamp/ })
-    .first()
-    .click();
-  await buyer.getByRole('button', { name: 'Chat with the seller' }).click();
+  await chatAboutListing(buyer, /Reading lamp with clamp/);
   const input = buyer.getByPlaceholder('Type something');
   await input.fill('Hi! Could I pick it up tonight?');
   await input.press('Enter');

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { APP_ENTRY, holdRequests } from '../support/hold.js';
-import { postLifestyleListing } from '../support/listings.js';
+import { chatAboutListing, postLifestyleListing } from '../support/listings.js';
 import { registeredStudent } from '../support/students.js';
 
 /**
@@ -149,12 +149,7 @@ test('a chat sent with Enter before the app took over arrives, and a room withou
   await registeredStudent(buyer, 'Ines', 'Blocked');
   await postLifestyleListing(seller, item, '12');
 
-  await buyer.goto('/all_listings');
-  await buyer
-    .getByRole('link', { name: new RegExp(item) })
-    .first()
-    .click();
-  await buyer.getByRole('button', { name: 'Chat with the seller' }).click();
+  await chatAboutListing(buyer, item);
   await buyer.getByPlaceholder('Type something').fill('Is the lamp still there?');
   await buyer.getByPlaceholder('Type something').press('Enter');
   await expect(buyer).toHaveURL(/\/chat\/\d+:\d+$/);

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { serverRequest } from '../ssr/request';
+import { isServer, serverRequest } from '../ssr/request';
 
 /**
  * What a time on screen is relative to: "5 minutes ago", "Today 7:08 AM", "Member since …".
@@ -58,8 +58,7 @@ const LIVE: TimeBasis = { now: 0 };
 const noSubscription = () => () => {};
 const liveSnapshot = () => LIVE;
 function renderSnapshot(): TimeBasis {
-  const request = serverRequest();
-  if (request) return request.timeBasis;
+  if (isServer) return serverRequest()?.timeBasis ?? LIVE;
   return hydrationBasis ?? LIVE;
 }
 
@@ -95,8 +94,14 @@ export function calendarDate(time: number, basis: TimeBasis): { year: number; mo
     });
     calendars.set(basis.timeZone, format);
   }
-  const part = (type: string) => Number(format.formatToParts(d).find((p) => p.type === type)?.value);
+  const parts = format.formatToParts(d);
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
   return { year: part('year'), month: part('month') - 1, day: part('day') };
+}
+
+/** Whether `time` falls in the basis's current year (dates then leave the year out). */
+export function isThisYear(time: number, basis: TimeBasis): boolean {
+  return calendarDate(time, basis).year === calendarDate(basis.now, basis).year;
 }
 
 /** Days from the calendar day of `time` to the calendar day of the basis's now (0: today). */

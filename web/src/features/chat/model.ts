@@ -1,6 +1,6 @@
 import { parseRoomId, type ChatMessage } from '@campus/contract';
 import type { ChatListingRef } from '../../api/chat';
-import { calendarDate, daysBefore, liveBasis, zoneOption, type TimeBasis } from '../../ui/timeBasis';
+import { daysBefore, isThisYear, liveBasis, zoneOption, type TimeBasis } from '../../ui/timeBasis';
 
 /** Merges message lists by id: each message once (the newer copy wins), sorted by id. */
 export function mergeMessages(
@@ -36,11 +36,10 @@ export function formatMessageTime(iso: string, basis: TimeBasis = liveBasis()): 
     const word = new Intl.RelativeTimeFormat(basis.locale, { numeric: 'auto' }).format(-days, 'day');
     return `${capitalize(word)} ${time}`;
   }
-  const thisYear = calendarDate(d.getTime(), basis).year === calendarDate(basis.now, basis).year;
   return d.toLocaleString(basis.locale, {
     month: 'short',
     day: 'numeric',
-    ...(thisYear ? {} : { year: 'numeric' }),
+    ...(isThisYear(d.getTime(), basis) ? {} : { year: 'numeric' }),
     hour: 'numeric',
     minute: '2-digit',
     ...zone,
@@ -57,11 +56,10 @@ export function formatRoomTime(iso: string, basis: TimeBasis = liveBasis()): str
   if (days === 1) {
     return capitalize(new Intl.RelativeTimeFormat(basis.locale, { numeric: 'auto' }).format(-1, 'day'));
   }
-  const thisYear = calendarDate(d.getTime(), basis).year === calendarDate(basis.now, basis).year;
   return d.toLocaleDateString(basis.locale, {
     month: 'short',
     day: 'numeric',
-    ...(thisYear ? {} : { year: 'numeric' }),
+    ...(isThisYear(d.getTime(), basis) ? {} : { year: 'numeric' }),
     ...zone,
   });
 }
