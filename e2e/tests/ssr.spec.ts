@@ -230,3 +230,22 @@ test('a form sent between hydration and the hand-over of its typed text waits fo
   await expect(page).toHaveURL(/\/dashboard$/);
   await context.close();
 });
+
+test('a switch tapped before the app has taken the page over is saved once it has', async ({ browser }) => {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await registeredStudent(page, 'Tomas', 'Toggle');
+  const release = await holdRequests(page, APP_ENTRY);
+  await page.goto('/settings/notifications');
+  const priceDropEmail = page.getByRole('checkbox', { name: 'E-mail: Price drops on saved listings' });
+  await expect(priceDropEmail).toBeChecked();
+  await priceDropEmail.click();
+  release();
+  await expect(priceDropEmail).not.toBeChecked();
+  // Saved on the server: the page rendered anew shows it off.
+  await expect(async () => {
+    await page.reload();
+    await expect(priceDropEmail).not.toBeChecked({ timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
+  await context.close();
+});

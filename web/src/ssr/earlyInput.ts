@@ -24,7 +24,7 @@ const ENTERS = '__campusEarlyEnters';
 type EarlyWindow = Window & {
   [GLOBAL]?: Map<string, string>;
   [SUBMITS]?: EarlySubmit[];
-  [CLICKS]?: HTMLButtonElement[];
+  [CLICKS]?: Array<HTMLButtonElement | HTMLInputElement>;
   [ENTERS]?: Field[];
 };
 
@@ -119,17 +119,25 @@ function holdSubmit(event: Event): void {
 /**
  * A button (not a form's submit button: its form is held above) tapped before the app has taken it
  * over would do nothing — its handler is not attached yet. The tap is kept and replayed once the
- * button is hydrated, so "Back", "Save" or "Try again" work from the first tap. Links need nothing:
- * the browser follows them itself.
+ * button is hydrated, so "Back", "Save" or "Try again" work from the first tap. A checkbox or radio
+ * would flip on screen without the app knowing (a settings switch shown off, still on on the
+ * server): its tap is undone now and replayed too. Links need nothing: the browser follows them.
  */
 function holdClick(event: Event): void {
-  const button = event.target instanceof Element ? event.target.closest('button') : null;
-  if (!button || button.type === 'submit' || (isHydrated(button) && !pendingIn(button.form))) return;
-  // Only the replay acts: React, hydrating the button for this event, would act on it too.
+  const target = event.target instanceof Element ? event.target : null;
+  const toggle =
+    target instanceof HTMLInputElement && (target.type === 'checkbox' || target.type === 'radio')
+      ? target
+      : null;
+  const control = toggle ?? target?.closest('button');
+  if (!control || (control instanceof HTMLButtonElement && control.type === 'submit')) return;
+  if (isHydrated(control) && !pendingIn(control.form)) return;
+  // Only the replay acts: React, hydrating the control for this event, would act on it too.
   event.preventDefault();
   event.stopPropagation();
   const clicks = ((window as EarlyWindow)[CLICKS] ??= []);
-  if (!clicks.includes(button)) clicks.push(button);
+  // Every tap on a switch counts (two taps put it back); a button acts once.
+  if (toggle || !clicks.includes(control)) clicks.push(control);
 }
 
 /**
@@ -191,7 +199,7 @@ function takeReady<T>(
 function sendHeld(): void {
   const submits = takeReady<EarlySubmit>(SUBMITS, (s) => s.form);
   const enters = takeReady<Field>(ENTERS, (f) => f);
-  const clicks = takeReady<HTMLButtonElement>(CLICKS, (b) => b);
+  const clicks = takeReady<HTMLButtonElement | HTMLInputElement>(CLICKS, (b) => b);
   // After React has rendered the text just handed over (its input updates flush before a task).
   setTimeout(() => {
     for (const field of enters) {
