@@ -5,12 +5,16 @@
  * server given the same requests and answering the same bytes. CPU per request moves far less than req/s ratios when other
  * work shares the machine, so it is the figure to compare changes of the read path with.
  *
- * Environment: CPU_LISTINGS (2000), CPU_SECONDS per run (5), CPU_CONNECTIONS (16),
- * DATABASE_URL for PostgreSQL (else SQLite in a temporary directory), CPU_PROF=dir for a profile.
+ * Environment: CPU_LISTINGS (2000), CPU_SECONDS per run (5), CPU_CONNECTIONS (16), CPU_PAIRS
+ * rounds (1; medians are printed), CPU_ONLY=text (only the URLs containing it), DATABASE_URL for
+ * PostgreSQL (else SQLite in a temporary directory), CPU_COMPARE=dir (a second checkout's server
+ * measured in alternation with this one: an A/B of a change in one run; CPU_COMPARE_NODE_OPTIONS
+ * gives that one its own Node options, e.g. a GC setting), CPU_PROF=dir for a V8
+ * profile, CPU_PERF=file for a `perf record` of each measured server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -27,12 +31,32 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LISTINGS = Number(process.env.CPU_LISTINGS ?? 2000);
 const SECONDS = Number(process.env.CPU_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.CPU_CONNECTIONS ?? 16);
+const PAIRS = Number(process.env.CPU_PAIRS ?? 1);
 const JWT_SECRET = randomBytes(32).toString('hex');
 const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux.
 
 function cpuTicks(pid: number): { user: number; sys: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return { user: Number(fields[11]), sys: Number(fields[12]) };
+}
+
+/** CPU ticks of each thread of a process, by thread name (main, libuv workers, V8 helpers, ...). */
+function threadTicks(pid: number): Map<string, { user: number; sys: number }> {
+  const out = new Map<string, { user: number; sys: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const key = tid === String(pid) ? 'main' : name;
+      const sum = out.get(key) ?? { user: 0, sys: 0 };
+      sum.user += Number(fields[11]);
+      sum.sys += Number(fields[12]);
+      out.set(key, sum);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
 }
 
 async function waitFor(port: number): Promise<void> {
@@ -67,16 +91,57 @@ function get(port: number, url: string, token: string) {
   );
 }
 
+type Measured = Awaited<ReturnType<typeof measure>>;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)]!;
+}
+
 async function measure(child: ChildProcess, port: number, url: string, token?: string) {
   const headers = token ? { authorization: `Bearer ${token}` } : {};
   const target = `http://127.0.0.1:${port}${url}`;
   await autocannon({ url: target, connections: CONNECTIONS, duration: 1, headers });
   const before = cpuTicks(child.pid!);
+  const threadsBefore = threadTicks(child.pid!);
+  // CPU_PERF=file: a `perf record` of the server while it is measured (run with
+  // NODE_OPTIONS=--perf-basic-prof for JavaScript names).
+  const perf = process.env.CPU_PERF
+    ? spawn(
+        'perf',
+        [
+          'record',
+          '-F',
+          '2999',
+          '-g',
+          '-p',
+          String(child.pid),
+          '-o',
+          `${process.env.CPU_PERF}.${child.pid}`,
+          '--',
+          'sleep',
+          String(SECONDS - 1),
+        ],
+        { stdio: 'ignore' },
+      )
+    : undefined;
   const run = await autocannon({ url: target, connections: CONNECTIONS, duration: SECONDS, headers });
   const after = cpuTicks(child.pid!);
+  const threadsAfter = threadTicks(child.pid!);
+  if (perf && perf.exitCode === null) await new Promise((r) => perf.once('exit', r));
   if (run.non2xx > 0) throw new Error(`${url}: ${run.non2xx} non-2xx`);
   const n = run.requests.total;
+  const threads = [...threadsAfter]
+    .map(([name, t]) => {
+      const b = threadsBefore.get(name) ?? { user: 0, sys: 0 };
+      return { name, us: ((t.user - b.user + t.sys - b.sys) * TICK_US) / n };
+    })
+    .filter((t) => t.us >= 0.05)
+    .sort((x, y) => y.us - x.us)
+    .map((t) => `${t.name} ${t.us.toFixed(1)}`)
+    .join(', ');
   return {
+    threads,
     rps: run.requests.average,
     userUs: ((after.user - before.user) * TICK_US) / n,
     sysUs: ((after.sys - before.sys) * TICK_US) / n,
@@ -147,27 +212,40 @@ async function main(): Promise<void> {
       email: users[0]!.email,
       tokenVersion: 0,
     });
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const prof = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
-    const app = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/src/main.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        SMTP_URL: 'smtp://127.0.0.1:9',
-        JWT_SECRET,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    children.push(app);
-    await waitFor(port);
-    for (const url of ['/listings/recent', `/listing/${some.id}`]) {
-      const sample = await get(port, url, token);
+    // The app under test, and with CPU_COMPARE=dir a second checkout's server on the same database
+    // (e.g. `git worktree add /tmp/before HEAD~1`): the two alternate, CPU_PAIRS rounds each.
+    const roots = [root, ...(process.env.CPU_COMPARE ? [path.resolve(process.env.CPU_COMPARE)] : [])];
+    const apps: Array<{ name: string; child: ChildProcess; port: number }> = [];
+    for (const [i, cwd] of process.env.CPU_REV ? [...roots.entries()].reverse() : roots.entries()) {
+      const port = 20_000 + Math.floor(Math.random() * 20_000);
+      const prof = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
+      const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/src/main.ts'], {
+        cwd,
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'production',
+          SMTP_URL: 'smtp://127.0.0.1:9',
+          JWT_SECRET,
+          ...(i === 1 && process.env.CPU_COMPARE_NODE_OPTIONS
+            ? { NODE_OPTIONS: process.env.CPU_COMPARE_NODE_OPTIONS }
+            : {}),
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      children.push(child);
+      await waitFor(port);
+      apps.push({ name: i === 0 ? 'app' : 'compare', child, port });
+    }
+    const only = process.env.CPU_ONLY;
+    const urls = ['/listings/recent', `/listing/${some.id}`].filter((u) => !only || u.includes(only));
+    const f = (x: number) => x.toFixed(1);
+    for (const url of urls) {
+      const sample = await get(apps.find((a) => a.name === 'app')!.port, url, token);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(sample.headers))
         if (!['date', 'connection', 'keep-alive', 'x-request-id'].includes(k) && typeof v === 'string')
@@ -185,14 +263,26 @@ async function main(): Promise<void> {
       });
       children.push(bare);
       await waitFor(barePort);
-      const a = await measure(app, port, url, token);
-      // The same request too: the bare server reads the student's token header, as the app does.
-      const b = await measure(bare, barePort, url, token);
+      const servers = [...apps, { name: 'bare', child: bare, port: barePort }];
+      const runs = new Map<string, Measured[]>(servers.map((s) => [s.name, []]));
+      for (let round = 0; round < PAIRS; round += 1) {
+        // Alternate the order so a quieter or busier moment of the machine hits every side alike.
+        const order = round % 2 === 0 ? servers : [...servers].reverse();
+        // The same request for every side: the bare server gets the student's token header too.
+        for (const s of order) runs.get(s.name)!.push(await measure(s.child, s.port, url, token));
+      }
       bare.kill('SIGTERM');
-      const f = (x: number) => x.toFixed(1);
+      const bareRps = median(runs.get('bare')!.map((m) => m.rps));
       console.log(
-        `${url} (${sample.body.length} B): app ${a.rps.toFixed(0)} req/s, ${f(a.userUs)} µs user + ${f(a.sysUs)} µs sys; bare ${b.rps.toFixed(0)} req/s, ${f(b.userUs)} + ${f(b.sysUs)} µs; ratio ${(a.rps / b.rps).toFixed(2)}; load ${os.loadavg()[0]!.toFixed(1)}`,
+        `${url} (${sample.body.length} B), ${PAIRS} round(s), medians; load ${os.loadavg()[0]!.toFixed(1)}`,
       );
+      for (const s of servers) {
+        const m = runs.get(s.name)!;
+        const rps = median(m.map((x) => x.rps));
+        console.log(
+          `  ${s.name.padEnd(7)} ${rps.toFixed(0).padStart(6)} req/s (ratio to bare ${(rps / bareRps).toFixed(2)}), ${f(median(m.map((x) => x.userUs)))} µs user + ${f(median(m.map((x) => x.sysUs)))} µs sys; by thread: ${m[m.length - 1]!.threads}; CPU µs per round ${m.map((x) => f(x.userUs + x.sysUs)).join(', ')}`,
+        );
+      }
     }
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helper.js';
 import {
   contentSecurityPolicy,
+  registerResponseHeaders,
+  replyHeadersSymbol,
   requestIdGenerator,
   securityHeaders,
   webSocketUrl,
@@ -125,6 +127,40 @@ describe('security headers', () => {
       expect(res.headers['x-request-id']).toMatch(/^[\w-]{1,64}$/);
       if (accept === 'text/html') expect(res.headers['content-type']).toMatch(/^text\/html/);
     });
+  });
+});
+
+describe('the one-step header copy', () => {
+  it("finds this Fastify's header bag, so hot reads take the one-step path", async () => {
+    const app = Fastify();
+    let found: symbol | undefined;
+    app.get('/', (_request, reply) => {
+      found = replyHeadersSymbol(reply);
+      return 'ok';
+    });
+    await app.inject({ url: '/' });
+    await app.close();
+    expect(found?.description).toBe('fastify.reply.headers');
+  });
+
+  it('leaves a header set before it, and a route can still replace one of its headers', async () => {
+    const app = Fastify();
+    // Another onRequest hook ahead of ours: the bag is no longer empty, the fallback keeps both.
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.header('x-early', 'yes');
+      done();
+    });
+    registerResponseHeaders(app, false, 'http://localhost:3000');
+    app.get('/a', () => 'a');
+    app.get('/b', (_request, reply) => reply.header('x-frame-options', 'DENY').send('b'));
+    const a = await app.inject({ url: '/a' });
+    const b = await app.inject({ url: '/b' });
+    await app.close();
+    expect(a.headers['x-early']).toBe('yes');
+    expect(a.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(a.headers['x-request-id']).toBeTruthy();
+    expect(b.headers['x-frame-options']).toBe('DENY');
+    expect(b.headers['referrer-policy']).toBe('no-referrer');
   });
 });
 

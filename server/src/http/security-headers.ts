@@ -71,14 +71,42 @@ export function requestIdGenerator(): (req: { headers: IncomingHttpHeaders }) =>
 }
 
 /**
+ * Where Fastify keeps a reply's headers until it writes them (fastify/lib/symbols.js,
+ * `kReplyHeaders`), found by its description on a reply; undefined if this Fastify has none.
+ */
+export function replyHeadersSymbol(reply: FastifyReply): symbol | undefined {
+  return Object.getOwnPropertySymbols(reply).find((s) => s.description === 'fastify.reply.headers');
+}
+
+/**
  * One synchronous onRequest hook for every answer (pages, API, errors, 404s, uploads): the
- * security headers and the request id.
+ * security headers and the request id. It runs first on a fresh reply, whose header bag is still
+ * empty: the bag is replaced by a copy of the precomputed headers in one step rather than filled
+ * through `reply.header` twelve times (each lower-cases its name and stores through a lookup that
+ * V8 cannot specialise, ≈ 3 % of a hot read's CPU: issue 13). If this Fastify keeps its headers
+ * elsewhere, or something set a header before, it falls back to `reply.headers`; the
+ * security-headers tests check the answer either way.
  */
 export function registerResponseHeaders(app: FastifyInstance, production: boolean, publicUrl: string): void {
   const headers = securityHeaders(production, publicUrl);
+  // A plain (not frozen) copy: V8 clones a plain object's layout in one step.
+  const template: Record<string, string> = { ...headers };
+  let bag: symbol | undefined | null = null;
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    reply.headers(headers);
-    reply.header('x-request-id', request.id);
+    if (bag === null) bag = replyHeadersSymbol(reply);
+    const own = bag && (reply as unknown as Record<symbol, Record<string, string> | undefined>)[bag];
+    if (own && isEmpty(own)) {
+      Object.assign(own, template);
+      own['x-request-id'] = request.id;
+    } else {
+      reply.headers(headers);
+      reply.header('x-request-id', request.id);
+    }
     done();
   });
+}
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
 }
