@@ -241,6 +241,22 @@ async function main(): Promise<void> {
       await waitFor(port);
       apps.push({ name: i === 0 ? 'app' : 'compare', child, port });
     }
+    // CPU_MIXED=1: every server first answers a mix of searches and filtered browsing (as a campus
+    // does all day) before the hot reads are measured, so the reads run in a warmed, mixed process.
+    if (process.env.CPU_MIXED)
+      for (const a of apps)
+        for (const q of [
+          'q=lamp',
+          'q=calculus%20book&sort=price_asc',
+          'q=bike&maxPrice=50',
+          'q=chair&categories=FURNITURE',
+        ])
+          await autocannon({
+            url: `http://127.0.0.1:${a.port}/listings/search?${q}`,
+            connections: 4,
+            duration: 2,
+            headers: { authorization: `Bearer ${token}` },
+          });
     const only = process.env.CPU_ONLY;
     const urls = ['/listings/recent', `/listing/${some.id}`].filter((u) => !only || u.includes(only));
     const f = (x: number) => x.toFixed(1);

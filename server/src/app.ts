@@ -12,7 +12,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { registerErrorHandler } from './http/errors.js';
 import { doc, registerOpenApi } from './http/openapi.js';
 import { RateLimits, type LimitName, type LimitPolicy } from './http/rate-limit.js';
-import { lazyRequestLogger } from './http/request-logger.js';
+import { LevelAwareLogController, lazyRequestLogger } from './http/request-logger.js';
 import { registerResponseHeaders, requestIdGenerator } from './http/security-headers.js';
 import { TokenService } from './http/tokens.js';
 import { JobQueue } from './jobs/index.js';
@@ -74,6 +74,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
           },
     genReqId: requestIdGenerator(),
     childLoggerFactory: lazyRequestLogger,
+    logController: new LevelAwareLogController(),
     trustProxy: given.trustProxy,
     bodyLimit: 256 * 1024,
     forceCloseConnections: 'idle',

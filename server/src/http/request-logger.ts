@@ -1,4 +1,10 @@
-import type { FastifyBaseLogger, FastifyLogFn as LogFn } from 'fastify';
+import {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyLogFn as LogFn,
+} from 'fastify';
 
 /** pino's bindings and child options, as Fastify's child logger factory passes them. */
 type Bindings = Parameters<FastifyBaseLogger['child']>[0];
@@ -82,4 +88,31 @@ export function lazyRequestLogger(
   if (typeof (logger as Partial<Logger>).isLevelEnabled !== 'function')
     return logger.child(bindings, options);
   return new RequestLogger(logger as Logger, bindings, options);
+}
+
+/** Whether a request's logger writes `info` lines (a logger without levels — logging off — does not). */
+function writesInfo(log: FastifyBaseLogger): boolean {
+  const ask = (log as Partial<Logger>).isLevelEnabled;
+  return typeof ask === 'function' && ask.call(log, 'info');
+}
+
+/**
+ * Fastify's per-request lines ("incoming request", "request completed"), built only when the
+ * request's logger writes `info`. Fastify builds each line's object and reads the response time
+ * (a clock call) before the logger drops it at `warn` — on every request (issue 13: hot reads).
+ * At `info` and below the lines are Fastify's own, unchanged; a request that errored is always
+ * handed to Fastify (its line is an `error`).
+ */
+export class LevelAwareLogController extends LogController {
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    if (writesInfo(request.log)) super.incomingRequest(request, reply);
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error || writesInfo(reply.log)) super.requestCompleted(error, request, reply);
+  }
 }
