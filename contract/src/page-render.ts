@@ -14,6 +14,11 @@ export interface PageRenderInput {
   fetch: Fetch;
   /** Told of an error inside the render (the part it hit is left to the browser to render). */
   onError?: (error: unknown) => void;
+  /**
+   * The campus's IANA time zone (CAMPUS_TIMEZONE): times are drawn in it, as most students' phones
+   * will draw them. Absent: the server process's own zone.
+   */
+  timeZone?: string;
 }
 
 export interface PageRenderOutput {

@@ -192,6 +192,27 @@ test('a chat sent with Enter before the app took over arrives, and a room withou
   // Without the live link, the app loads what it would have caught up with at the connection.
   release();
   await expect(log.getByText('Yes, come by after 5.')).toBeVisible({ timeout: 15_000 });
+
+  // The server draws times in the campus's zone (CAMPUS_TIMEZONE, America/Detroit by default), not
+  // its own (UTC here): a phone on campus time is shown the same times by the HTML as by the app.
+  const campusCtx = await browser.newContext({
+    serviceWorkers: 'block',
+    timezoneId: 'America/Detroit',
+    javaScriptEnabled: false,
+    storageState: await buyerCtx.storageState(),
+  });
+  const painted = await campusCtx.newPage();
+  await painted.goto(room);
+  const drawn = painted.getByRole('log').locator('time').first();
+  const drawnAt = (await drawn.getAttribute('datetime'))!;
+  await expect(drawn).toContainText(
+    new Date(drawnAt).toLocaleTimeString('en-US', {
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: 'America/Detroit',
+    }),
+  );
+  await campusCtx.close();
   await sellerCtx.close();
   await buyerCtx.close();
 });

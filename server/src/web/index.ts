@@ -98,6 +98,7 @@ async function renderPage(
       url: request.url,
       token,
       fetch: inProcessFetch(app, request, token),
+      timeZone: app.ctx.config.campusTimezone,
       onError: (err) =>
         request.log.warn({ err, url: request.url }, 'page render: a part is left to the browser'),
     });

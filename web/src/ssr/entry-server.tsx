@@ -98,7 +98,7 @@ export const render: PageRender = async (input) => {
     queries: { ...queryClient.getDefaultOptions().queries, retry: false },
   });
   // One moment for every round, sent with the page: the browser's first render draws the same times.
-  const clock = renderClock(Date.now());
+  const clock = renderClock(Date.now(), input.timeZone);
   const request: ServerRequest = {
     token,
     queryClient,

@@ -31,12 +31,52 @@ export interface SentClock {
   offset: number;
 }
 
-/** The clock a server render uses (taken once per page: every render round must say the same). */
-export function renderClock(now: number): SentClock {
+let ownZone: string | undefined;
+/** This machine's IANA zone (asked once: building an Intl object is not free). */
+function machineZone(): string {
+  ownZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return ownZone;
+}
+
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * Minutes `timeZone` is behind UTC at `now`, signed like Date#getTimezoneOffset (New York in
+ * winter: 300): the zone's wall-clock reading of `now`, taken as if it were UTC, minus `now`.
+ */
+export function zoneOffset(now: number, timeZone: string): number {
+  let format = wallClocks.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    });
+    wallClocks.set(timeZone, format);
+  }
+  const parts = format.formatToParts(now);
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'));
+  const minute = Math.floor(now / 60_000) * 60_000;
+  return Math.round((minute - wall) / 60_000);
+}
+
+/**
+ * The clock a server render uses (taken once per page: every render round must say the same):
+ * the campus's zone when given, so that a student whose phone is on campus time is shown the
+ * same times by the HTML as by the app afterwards — no flash from the server's zone (often UTC)
+ * to theirs.
+ */
+export function renderClock(now: number, timeZone?: string): SentClock {
+  const zone = timeZone ?? machineZone();
   return {
     now,
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-    offset: new Date(now).getTimezoneOffset(),
+    timeZone: zone,
+    offset: zone === machineZone() ? new Date(now).getTimezoneOffset() : zoneOffset(now, zone),
   };
 }
 
@@ -73,9 +113,13 @@ export function useTimeBasis(): TimeBasis {
   return basis === LIVE ? liveBasis() : basis;
 }
 
-/** The basis of a server render (one object per request: React asks for it many times). */
+/**
+ * The basis of a server render (one object per request: React asks for it many times). The zone
+ * is named only when it is not the server's own (then every formatter passes it to Intl).
+ */
 export function serverTimeBasis(clock: SentClock): TimeBasis {
-  return { now: clock.now, locale: RENDER_LOCALE };
+  const timeZone = clock.timeZone === machineZone() ? undefined : clock.timeZone;
+  return { now: clock.now, locale: RENDER_LOCALE, ...(timeZone ? { timeZone } : {}) };
 }
 
 const calendars = new Map<string, Intl.DateTimeFormat>();
