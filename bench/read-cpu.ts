@@ -10,7 +10,8 @@
  * PostgreSQL (else SQLite in a temporary directory), CPU_COMPARE=dir (a second checkout's server
  * measured in alternation with this one: an A/B of a change in one run; CPU_COMPARE_NODE_OPTIONS
  * gives that one its own Node options, e.g. a GC setting), CPU_PROF=dir for a V8
- * profile, CPU_PERF=file for a `perf record` of each measured server.
+ * profile, CPU_PERF=file for a `perf record` of each measured server, CPU_TRACE_GC=1 to print each
+ * app server's garbage collections (`--trace-gc`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -219,24 +220,34 @@ async function main(): Promise<void> {
     for (const [i, cwd] of process.env.CPU_REV ? [...roots.entries()].reverse() : roots.entries()) {
       const port = 20_000 + Math.floor(Math.random() * 20_000);
       const prof = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
-      const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/src/main.ts'], {
-        cwd,
-        env: {
-          ...process.env,
-          DATA_DIR: dataDir,
-          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'warn',
-          NODE_ENV: 'production',
-          SMTP_URL: 'smtp://127.0.0.1:9',
-          JWT_SECRET,
-          ...(i === 1 && process.env.CPU_COMPARE_NODE_OPTIONS
-            ? { NODE_OPTIONS: process.env.CPU_COMPARE_NODE_OPTIONS }
-            : {}),
+      const child = spawn(
+        process.execPath,
+        [
+          ...prof,
+          ...(process.env.CPU_TRACE_GC ? ['--trace-gc'] : []),
+          '--import',
+          'tsx',
+          'server/src/main.ts',
+        ],
+        {
+          cwd,
+          env: {
+            ...process.env,
+            DATA_DIR: dataDir,
+            ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            LOG_LEVEL: 'warn',
+            NODE_ENV: 'production',
+            SMTP_URL: 'smtp://127.0.0.1:9',
+            JWT_SECRET,
+            ...(i === 1 && process.env.CPU_COMPARE_NODE_OPTIONS
+              ? { NODE_OPTIONS: process.env.CPU_COMPARE_NODE_OPTIONS }
+              : {}),
+          },
+          stdio: ['ignore', process.env.CPU_TRACE_GC ? 'inherit' : 'ignore', 'inherit'],
         },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      });
+      );
       children.push(child);
       await waitFor(port);
       apps.push({ name: i === 0 ? 'app' : 'compare', child, port });
