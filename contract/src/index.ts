@@ -17,3 +17,4 @@ export * from './trust.js';
 export * from './safety.js';
 export * from './notifications.js';
 export * from './deals.js';
+export * from './time-zone.js';

@@ -1,52 +1,11 @@
-import { NOTIFICATION_LIMITS } from '@campus/contract';
-
-interface WallTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function wallTime(epochMs: number, timeZone: string): WallTime {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-    });
-    formatters.set(timeZone, f);
-  }
-  const parts = Object.fromEntries(f.formatToParts(epochMs).map((p) => [p.type, p.value]));
-  return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-  };
-}
-
-/** The zone's offset from UTC at that instant, in ms (e.g. -5 h in Detroit in winter). */
-function offsetMs(epochMs: number, timeZone: string): number {
-  const w = wallTime(epochMs, timeZone);
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute);
-  return asUtc - Math.floor(epochMs / 60_000) * 60_000;
-}
+import { NOTIFICATION_LIMITS, wallTime, zoneOffsetMs } from '@campus/contract';
 
 /** The instant when the wall clock of the zone shows that date and hour (DST-safe). */
 function instantOf(year: number, month: number, day: number, hour: number, timeZone: string): number {
   const naive = Date.UTC(year, month - 1, day, hour);
-  let guess = naive - offsetMs(naive, timeZone);
+  let guess = naive - zoneOffsetMs(naive, timeZone);
   // Once more at the guess: the offset may differ across a DST change between naive and guess.
-  guess = naive - offsetMs(guess, timeZone);
+  guess = naive - zoneOffsetMs(guess, timeZone);
   return guess;
 }
 

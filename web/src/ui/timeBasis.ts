@@ -1,3 +1,4 @@
+import { wallTime, zoneOffsetMs } from '@campus/contract';
 import { useSyncExternalStore } from 'react';
 import { isServer, serverRequest } from '../ssr/request';
 
@@ -38,31 +39,10 @@ function machineZone(): string {
   return ownZone;
 }
 
-const wallClocks = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * Minutes `timeZone` is behind UTC at `now`, signed like Date#getTimezoneOffset (New York in
- * winter: 300): the zone's wall-clock reading of `now`, taken as if it were UTC, minus `now`.
- */
+/** Minutes `timeZone` is behind UTC at `now`, signed like Date#getTimezoneOffset (New York in winter: 300). */
 export function zoneOffset(now: number, timeZone: string): number {
-  let format = wallClocks.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-    });
-    wallClocks.set(timeZone, format);
-  }
-  const parts = format.formatToParts(now);
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'));
-  const minute = Math.floor(now / 60_000) * 60_000;
-  return Math.round((minute - wall) / 60_000);
+  const minutes = Math.round(-zoneOffsetMs(now, timeZone) / 60_000);
+  return minutes === 0 ? 0 : minutes; // never -0: UTC's offset is 0, as Date#getTimezoneOffset says
 }
 
 /**
@@ -122,25 +102,14 @@ export function serverTimeBasis(clock: SentClock): TimeBasis {
   return { now: clock.now, locale: RENDER_LOCALE, ...(timeZone ? { timeZone } : {}) };
 }
 
-const calendars = new Map<string, Intl.DateTimeFormat>();
-
 /** Year, month (0–11) and day of `time` in the basis's zone. */
 export function calendarDate(time: number, basis: TimeBasis): { year: number; month: number; day: number } {
-  const d = new Date(time);
-  if (!basis.timeZone) return { year: d.getFullYear(), month: d.getMonth(), day: d.getDate() };
-  let format = calendars.get(basis.timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: basis.timeZone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-    });
-    calendars.set(basis.timeZone, format);
+  if (!basis.timeZone) {
+    const d = new Date(time);
+    return { year: d.getFullYear(), month: d.getMonth(), day: d.getDate() };
   }
-  const parts = format.formatToParts(d);
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  return { year: part('year'), month: part('month') - 1, day: part('day') };
+  const w = wallTime(time, basis.timeZone);
+  return { year: w.year, month: w.month - 1, day: w.day };
 }
 
 /** Whether `time` falls in the basis's current year (dates then leave the year out). */
