@@ -48,6 +48,7 @@ import { createPgDatabase } from '../server/test/pg-database.js';
 import { seededRandom } from '../server/test/random.js';
 import { FUZZY_SEARCH } from '@campus/contract';
 import { LiveSearchIndex } from '../server/src/listings/search/live-index.js';
+import { startAppServer } from './app-server.js';
 import { BENCH_QUERIES, syntheticListings, type SyntheticListing } from './corpus.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -281,46 +282,12 @@ function waitForListening(child: ChildProcess, pattern: RegExp): Promise<number>
   });
 }
 
-async function startApp(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  // BENCH_CPU_PROF=dir writes the server's CPU profile there (node --cpu-prof) when it stops.
+/** BENCH_CPU_PROF=dir writes the server's CPU profile there (node --cpu-prof) when it stops. */
+function startApp(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/src/main.ts'], {
-    cwd: root,
-    // Request logging off (warn): the figures are about the app, not about writing logs to a pipe.
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      // Production refuses to start without a mail server; the benchmark sends no mail.
-      SMTP_URL: 'smtp://127.0.0.1:9',
-      JWT_SECRET,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
-  for (let i = 0; i < 600; i += 1) {
-    if (exited) throw new Error('the app server exited during start-up');
-    const ok = await new Promise<boolean>((resolve) => {
-      http
-        .get({ host: '127.0.0.1', port, path: '/healthz' }, (res) => {
-          res.resume();
-          resolve(res.statusCode === 200);
-        })
-        .on('error', () => resolve(false));
-    });
-    if (ok) return { child, port };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the app server did not start');
+  return startAppServer({ jwtSecret: JWT_SECRET, env, nodeArgs: profile });
 }
 
 async function startBare(captureFile: string): Promise<{ child: ChildProcess; port: number }> {

@@ -26,6 +26,7 @@ import { openDb } from '../server/src/db/connection.js';
 import { migrateToLatest } from '../server/src/db/migrate.js';
 import { TokenService } from '../server/src/http/tokens.js';
 import { createPgDatabase } from '../server/test/pg-database.js';
+import { startAppServer } from './app-server.js';
 import { syntheticListings } from './corpus.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -218,38 +219,23 @@ async function main(): Promise<void> {
     const roots = [root, ...(process.env.CPU_COMPARE ? [path.resolve(process.env.CPU_COMPARE)] : [])];
     const apps: Array<{ name: string; child: ChildProcess; port: number }> = [];
     for (const [i, cwd] of process.env.CPU_REV ? [...roots.entries()].reverse() : roots.entries()) {
-      const port = 20_000 + Math.floor(Math.random() * 20_000);
-      const prof = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
-      const child = spawn(
-        process.execPath,
-        [
-          ...prof,
-          ...(process.env.CPU_TRACE_GC ? ['--trace-gc'] : []),
-          '--import',
-          'tsx',
-          'server/src/main.ts',
-        ],
-        {
-          cwd,
-          env: {
-            ...process.env,
-            DATA_DIR: dataDir,
-            ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-            PORT: String(port),
-            HOST: '127.0.0.1',
-            LOG_LEVEL: 'warn',
-            NODE_ENV: 'production',
-            SMTP_URL: 'smtp://127.0.0.1:9',
-            JWT_SECRET,
-            ...(i === 1 && process.env.CPU_COMPARE_NODE_OPTIONS
-              ? { NODE_OPTIONS: process.env.CPU_COMPARE_NODE_OPTIONS }
-              : {}),
-          },
-          stdio: ['ignore', process.env.CPU_TRACE_GC ? 'inherit' : 'ignore', 'inherit'],
+      const { child, port } = await startAppServer({
+        jwtSecret: JWT_SECRET,
+        cwd,
+        env: {
+          DATA_DIR: dataDir,
+          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+          ...(i === 1 && process.env.CPU_COMPARE_NODE_OPTIONS
+            ? { NODE_OPTIONS: process.env.CPU_COMPARE_NODE_OPTIONS }
+            : {}),
         },
-      );
+        nodeArgs: [
+          ...(process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : []),
+          ...(process.env.CPU_TRACE_GC ? ['--trace-gc'] : []),
+        ],
+        stdout: process.env.CPU_TRACE_GC ? 'inherit' : 'ignore',
+      });
       children.push(child);
-      await waitFor(port);
       apps.push({ name: i === 0 ? 'app' : 'compare', child, port });
     }
     // CPU_MIXED=1: every server first answers a mix of searches and filtered browsing (as a campus
