@@ -126,7 +126,7 @@ export function listingsRoutes(
     ) => {
       // A viewer who blocked someone gets their own page without those sellers (never cached).
       const userId = principalOf(request).userId;
-      const hidden = service.hiddenSellersNow(userId) ?? (await service.hiddenSellersFor(userId));
+      const hidden = await service.hiddenSellersFor(userId);
       if (hidden.size > 0) return sendPage(request, reply, await load([...hidden]));
       const hit = cache.answer(key);
       if (hit?.rendered) {
@@ -141,17 +141,21 @@ export function listingsRoutes(
       return reply.type(JSON_TYPE).send(await personalised(request, rendered));
     };
 
-    /** One listing as the caller sees it, from the hot cache when it is there. */
-    const readListing = async (request: FastifyRequest, reply: FastifyReply, id: number) => {
-      const key = `/listing/${id}`;
-      let rendered = cache.answer(key)?.rendered;
+    /** One listing as the caller sees it: the hot cache's rendering when the handler found one. */
+    const readListing = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      id: number,
+      cached: RenderedListings | undefined,
+    ) => {
+      let rendered = cached;
       if (!rendered) {
         rendered = new RenderedListings([await service.get(id)], false);
-        cache.remember(key, rendered.plain, undefined, rendered);
+        cache.remember(`/listing/${id}`, rendered.plain, undefined, rendered);
       }
       // The blocker no longer sees the blocked student's listings (safety).
       const userId = principalOf(request).userId;
-      const hidden = service.hiddenSellersNow(userId) ?? (await service.hiddenSellersFor(userId));
+      const hidden = await service.hiddenSellersFor(userId);
       if (hidden.has(rendered.sellers[0] as number)) throw notFound(MESSAGES.listingNotFound);
       return reply.type(JSON_TYPE).send(await personalised(request, rendered));
     };
@@ -307,8 +311,9 @@ export function listingsRoutes(
       }),
       (request: FastifyRequest, reply: FastifyReply) => {
         const id = listingId(request);
-        if (sentFromMemory(request, reply, cache.answer(`/listing/${id}`)?.rendered)) return undefined;
-        return readListing(request, reply, id);
+        const cached = cache.answer(`/listing/${id}`)?.rendered;
+        if (sentFromMemory(request, reply, cached)) return undefined;
+        return readListing(request, reply, id, cached);
       },
     );
 
