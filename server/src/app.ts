@@ -10,10 +10,11 @@ import { AppEvents, type AppContext } from './context.js';
 import { openDb, type Db } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerErrorHandler } from './http/errors.js';
+import { FastLane } from './http/fast-lane.js';
 import { doc, registerOpenApi } from './http/openapi.js';
 import { RateLimits, type LimitName, type LimitPolicy } from './http/rate-limit.js';
-import { LevelAwareLogController, lazyRequestLogger } from './http/request-logger.js';
-import { registerResponseHeaders, requestIdGenerator } from './http/security-headers.js';
+import { LevelAwareLogController, lazyRequestLogger, writesInfo } from './http/request-logger.js';
+import { registerResponseHeaders, requestIdGenerator, securityHeaders } from './http/security-headers.js';
 import { TokenService } from './http/tokens.js';
 import { JobQueue } from './jobs/index.js';
 import { registerListings } from './listings/index.js';
@@ -54,6 +55,8 @@ export interface BuildOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** The hottest reads, answered before routing when all they need is in memory (http/fast-lane.ts). */
+    fastLane: FastLane;
   }
 }
 
@@ -62,6 +65,8 @@ const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
 
 /** Builds the whole app: database (migrated), services, routes, static web. Does not listen. */
 export async function buildApp(given: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const genReqId = requestIdGenerator();
+  const fastLane = new FastLane();
   const app = Fastify({
     logger:
       options.logger === false
@@ -72,7 +77,8 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
             redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["x-auth-token"]'],
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
-    genReqId: requestIdGenerator(),
+    genReqId,
+    serverFactory: fastLane.serverFactory,
     childLoggerFactory: lazyRequestLogger,
     logController: new LevelAwareLogController(),
     trustProxy: given.trustProxy,
@@ -124,7 +130,20 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   app.decorateRequest('principal', null);
 
   // Security headers (the policy of @fastify/helmet, precomputed) and x-request-id on every answer.
-  registerResponseHeaders(app, config.nodeEnv === 'production', config.publicUrl);
+  const production = config.nodeEnv === 'production';
+  registerResponseHeaders(app, production, config.publicUrl);
+  fastLane.configure({
+    headers: securityHeaders(production, config.publicUrl),
+    requestId: genReqId,
+    authenticateCached: (token) => accounts.cachedPrincipal(token),
+    logsRequests: () => writesInfo(app.log),
+  });
+  app.decorate('fastLane', fastLane);
+  // Fastify answers 503 once closing: so must every request, the lane's included.
+  app.addHook('preClose', (done) => {
+    fastLane.close();
+    done();
+  });
   app.addHook('onClose', async () => {
     // The worker finishes the jobs in hand before the mailer and the database close.
     await ctx.jobs.stop();

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { AppContext, Principal } from '../context.js';
 import { unauthorized } from './errors.js';
-import { bearerToken } from './tokens.js';
+import { connectionToken } from './fast-lane.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -9,29 +9,9 @@ declare module 'fastify' {
   }
 }
 
-/** The Authorization header a connection sent last, and the token in it. */
-interface ParsedHeader {
-  header: string;
-  token: string;
-}
-const lastHeaderOf = new WeakMap<object, ParsedHeader>();
-
-/**
- * The bearer token of a request. A client sends the same header on every request of a keep-alive
- * connection: that header is parsed once per connection, and the token handed on is the string
- * already looked up (its hash computed), so a hot read neither runs the regex nor hashes a
- * 200-character token again (issue 13). Only the parsing is remembered: whether the token is
- * still good is asked anew on every request.
- */
+/** The bearer token of a request (parsed once per keep-alive connection: fast-lane.ts). */
 export function requestToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (!header) return null;
-  const connection = request.raw.socket as object | null;
-  const last = connection ? lastHeaderOf.get(connection) : undefined;
-  if (last && last.header === header) return last.token;
-  const token = bearerToken(header);
-  if (token && connection) lastHeaderOf.set(connection, { header, token });
-  return token;
+  return connectionToken(request.headers.authorization, request.raw.socket as object | null);
 }
 
 /**

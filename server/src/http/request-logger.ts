@@ -91,7 +91,7 @@ export function lazyRequestLogger(
 }
 
 /** Whether a request's logger writes `info` lines (a logger without levels — logging off — does not). */
-function writesInfo(log: FastifyBaseLogger): boolean {
+export function writesInfo(log: FastifyBaseLogger): boolean {
   const ask = (log as Partial<Logger>).isLevelEnabled;
   return typeof ask === 'function' && ask.call(log, 'info');
 }

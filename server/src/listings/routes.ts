@@ -13,9 +13,10 @@ import {
 } from '@campus/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
+import type { AppContext, Principal } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
 import { badRequest, notFound } from '../http/errors.js';
+import type { FastAnswer } from '../http/fast-lane.js';
 import { doc } from '../http/openapi.js';
 import { uploadRoutes } from '../http/uploads.js';
 import { editListing } from './edit.js';
@@ -79,25 +80,47 @@ export function listingsRoutes(
     /**
      * The hottest reads answered without a promise (issue 13: reads ≥ 0.8 × a bare server): the
      * cached rendering, the caller's blocks and saved listings all in memory, nothing to wait for.
-     * False when any of them is not in memory: the caller then takes the path with reads.
+     * Undefined when any of them is not in memory: the caller then takes the path with reads.
      */
+    const answerFromMemory = (
+      principal: Principal,
+      rendered: RenderedListings | undefined,
+      link?: string,
+    ): FastAnswer | undefined => {
+      if (!rendered) return undefined;
+      const hidden = service.hiddenSellersNow(principal.userId);
+      // A viewer who blocked someone: the page without those sellers, or no such listing.
+      if (!hidden || hidden.size > 0) return undefined;
+      const body = personaliser.bodyNow(rendered, principal);
+      return body === undefined ? undefined : { body, link };
+    };
+
     const sentFromMemory = (
       request: FastifyRequest,
       reply: FastifyReply,
       rendered: RenderedListings | undefined,
       link?: string,
     ): boolean => {
-      if (!rendered) return false;
-      const principal = principalOf(request);
-      const hidden = service.hiddenSellersNow(principal.userId);
-      // A viewer who blocked someone: the page without those sellers, or no such listing.
-      if (!hidden || hidden.size > 0) return false;
-      const body = personaliser.bodyNow(rendered, principal);
-      if (body === undefined) return false;
-      if (link) reply.header('link', link);
-      reply.type(JSON_TYPE).send(body);
+      const answer = answerFromMemory(principalOf(request), rendered, link);
+      if (!answer) return false;
+      if (answer.link) reply.header('link', answer.link);
+      reply.type(JSON_TYPE).send(answer.body);
       return true;
     };
+
+    // The same reads before routing (http/fast-lane.ts): a first page of browsing, one listing.
+    for (const path of ['/listings', '/listings/recent']) {
+      const key = cacheKey(path, parsePage({}, 'browse'));
+      app.fastLane.exactGet(path, (principal) => {
+        const hit = cache.answer(key);
+        return answerFromMemory(principal, hit?.rendered, hit?.link);
+      });
+    }
+    app.fastLane.prefixGet('/listing/', (rest, principal) => {
+      // The route's own id rule (listingId): 1–9 digits, not 0; anything else is Fastify's to answer.
+      if (!/^\d{1,9}$/.test(rest) || Number(rest) < 1) return undefined;
+      return answerFromMemory(principal, cache.answer(`/listing/${Number(rest)}`)?.rendered);
+    });
 
     /**
      * Answers that are the same for every caller, served from the hot cache when fresh, then
