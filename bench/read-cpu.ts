@@ -11,7 +11,8 @@
  * measured in alternation with this one: an A/B of a change in one run; CPU_COMPARE_NODE_OPTIONS
  * gives that one its own Node options, e.g. a GC setting), CPU_PROF=dir for a V8
  * profile, CPU_PERF=file for a `perf record` of each measured server, CPU_TRACE_GC=1 to print each
- * app server's garbage collections (`--trace-gc`).
+ * app server's garbage collections (`--trace-gc`), CPU_NODE_ARGS for more Node flags of the app servers
+ * (e.g. `--trace-deopt`; their output shows with CPU_TRACE_GC=1).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -232,6 +233,7 @@ async function main(): Promise<void> {
         nodeArgs: [
           ...(process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : []),
           ...(process.env.CPU_TRACE_GC ? ['--trace-gc'] : []),
+          ...(process.env.CPU_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
         ],
         stdout: process.env.CPU_TRACE_GC ? 'inherit' : 'ignore',
       });
