@@ -14,7 +14,7 @@ import { FastLane } from './http/fast-lane.js';
 import { doc, registerOpenApi } from './http/openapi.js';
 import { RateLimits, type LimitName, type LimitPolicy } from './http/rate-limit.js';
 import { LevelAwareLogController, lazyRequestLogger, writesInfo } from './http/request-logger.js';
-import { registerResponseHeaders, requestIdGenerator, securityHeaders } from './http/security-headers.js';
+import { registerResponseHeaders, requestIdGenerator } from './http/security-headers.js';
 import { TokenService } from './http/tokens.js';
 import { JobQueue } from './jobs/index.js';
 import { registerListings } from './listings/index.js';
@@ -130,10 +130,9 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   app.decorateRequest('principal', null);
 
   // Security headers (the policy of @fastify/helmet, precomputed) and x-request-id on every answer.
-  const production = config.nodeEnv === 'production';
-  registerResponseHeaders(app, production, config.publicUrl);
+  const headers = registerResponseHeaders(app, config.nodeEnv === 'production', config.publicUrl);
   fastLane.configure({
-    headers: securityHeaders(production, config.publicUrl),
+    headers,
     requestId: genReqId,
     authenticateCached: (token) => accounts.cachedPrincipal(token),
     logsRequests: () => writesInfo(app.log),

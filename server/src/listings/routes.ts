@@ -48,11 +48,19 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const LINK = { link: 'The next page: `<url>; rel="next"` (absent on the last page)' };
 const listingIdParams = z.object({ id: z.number().int().min(1).max(999_999_999) });
 
-function listingId(request: FastifyRequest): number {
-  const raw = (request.params as { id?: string }).id ?? '';
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw badRequest(MESSAGES.listingIdInvalid);
-  return Number(raw);
+/** A listing id as a path names it: 1–9 digits, not 0; undefined otherwise. */
+function parseListingId(raw: string): number | undefined {
+  return /^\d{1,9}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : undefined;
 }
+
+function listingId(request: FastifyRequest): number {
+  const id = parseListingId((request.params as { id?: string }).id ?? '');
+  if (id === undefined) throw badRequest(MESSAGES.listingIdInvalid);
+  return id;
+}
+
+/** The hot cache's key of one listing's answer. */
+const listingKey = (id: number) => `/listing/${id}`;
 
 /** Every listing call needs a bearer token (spec §6: only sign-up, verify, login, forgot are public). */
 export function listingsRoutes(
@@ -117,9 +125,11 @@ export function listingsRoutes(
       });
     }
     app.fastLane.prefixGet('/listing/', (rest, principal) => {
-      // The route's own id rule (listingId): 1–9 digits, not 0; anything else is Fastify's to answer.
-      if (!/^\d{1,9}$/.test(rest) || Number(rest) < 1) return undefined;
-      return answerFromMemory(principal, cache.answer(`/listing/${Number(rest)}`)?.rendered);
+      // The route's own id rule; anything else is Fastify's to answer.
+      const id = parseListingId(rest);
+      return id === undefined
+        ? undefined
+        : answerFromMemory(principal, cache.answer(listingKey(id))?.rendered);
     });
 
     /**
@@ -174,7 +184,7 @@ export function listingsRoutes(
       let rendered = cached;
       if (!rendered) {
         rendered = new RenderedListings([await service.get(id)], false);
-        cache.remember(`/listing/${id}`, rendered.plain, undefined, rendered);
+        cache.remember(listingKey(id), rendered.plain, undefined, rendered);
       }
       // The blocker no longer sees the blocked student's listings (safety).
       const userId = principalOf(request).userId;
@@ -334,7 +344,7 @@ export function listingsRoutes(
       }),
       (request: FastifyRequest, reply: FastifyReply) => {
         const id = listingId(request);
-        const cached = cache.answer(`/listing/${id}`)?.rendered;
+        const cached = cache.answer(listingKey(id))?.rendered;
         if (sentFromMemory(request, reply, cached)) return undefined;
         return readListing(request, reply, id, cached);
       },
