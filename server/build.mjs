@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 await build({
-  entryPoints: ['src/main.ts', 'src/db/migrate-cli.ts'],
+  // The search index's worker thread is its own entry (listings/search/worker-index.ts).
+  entryPoints: ['src/main.ts', 'src/db/migrate-cli.ts', 'src/listings/search/search-worker.ts'],
   outdir: 'dist',
   entryNames: '[name]',
   bundle: true,

@@ -33,7 +33,9 @@ const perIpLimits: Partial<Record<LimitName, LimitPolicy>> = Object.fromEntries(
     .filter((name) => name.endsWith(':ip'))
     .map((name) => [name, { points: 100_000, durationSeconds: 60 }]),
 );
-const app = await buildApp(config, { rateLimits: perIpLimits });
+// Searches go through the search worker thread, as on a real server (NODE_ENV=test alone would
+// keep the index in-process).
+const app = await buildApp(config, { rateLimits: perIpLimits, searchWorker: true });
 await app.listen({ port: APP_PORT, host: '127.0.0.1' });
 
 const mailReader = createServer((req, res) => {

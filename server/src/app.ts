@@ -50,6 +50,11 @@ export interface BuildOptions {
   pageRenderBudgetMs?: number;
   /** SQLite: WAL checkpoints in a worker thread, off the event loop (the server's main.ts). */
   backgroundCheckpoint?: boolean;
+  /**
+   * Keep the search index in a worker thread (listings/search/worker-index.ts). Default: yes,
+   * except with NODE_ENV=test, where most tests build many apps and search in-process.
+   */
+  searchWorker?: boolean;
 }
 
 declare module 'fastify' {
@@ -184,7 +189,9 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   );
 
   await app.register(accountsRoutes(ctx, accounts));
-  const listings = await registerListings(app, ctx);
+  const listings = await registerListings(app, ctx, {
+    searchWorker: options.searchWorker ?? config.nodeEnv !== 'test',
+  });
   await registerSelling(app, ctx, listings);
   await registerTrust(app, ctx, listings);
   const chat = await registerChat(app, ctx, options.chat);

@@ -5,7 +5,9 @@ import { HotCache } from './hot-cache.js';
 import { Personaliser } from './personalise.js';
 import { PhotosService } from './photos.js';
 import { listingsRoutes } from './routes.js';
+import type { ListingSearch } from './search/listing-search.js';
 import { LiveSearchIndex } from './search/live-index.js';
+import { WorkerSearchIndex } from './search/worker-index.js';
 import { ListingsService } from './service.js';
 
 export { ListingsService } from './service.js';
@@ -14,7 +16,7 @@ export { toListing } from './store.js';
 /** What other modules (selling) build on. */
 export interface ListingsModule {
   service: ListingsService;
-  search: LiveSearchIndex;
+  search: ListingSearch;
   personaliser: Personaliser;
   /** The per-process hot-read cache (tests read its size). */
   cache: HotCache;
@@ -27,8 +29,16 @@ declare module 'fastify' {
 }
 
 /** Listings module entry: listing routes, the search index, and GET /uploads for stored photos. */
-export async function registerListings(app: FastifyInstance, ctx: AppContext): Promise<ListingsModule> {
-  const search = new LiveSearchIndex(ctx.db);
+export async function registerListings(
+  app: FastifyInstance,
+  ctx: AppContext,
+  options: { searchWorker: boolean },
+): Promise<ListingsModule> {
+  // The server keeps the index in a worker thread (search/worker-index.ts says why).
+  const search: ListingSearch = options.searchWorker
+    ? new WorkerSearchIndex({ databaseUrl: ctx.config.databaseUrl, dataDir: ctx.config.dataDir }, ctx.logger)
+    : new LiveSearchIndex(ctx.db);
+  app.addHook('onClose', () => search.close());
   const cache = new HotCache();
   const service = new ListingsService(ctx, search, () => cache.listingsChanged());
   const personaliser = new Personaliser(ctx);

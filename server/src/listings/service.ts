@@ -15,7 +15,7 @@ import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { removeStoredImage, storeJpeg, type StoredImage } from '../media/index.js';
 import { checkExtras } from './edit.js';
 import type { Cursor, FilterParams } from './query.js';
-import type { LiveSearchIndex } from './search/live-index.js';
+import type { ListingSearch } from './search/listing-search.js';
 import * as store from './store.js';
 
 /** What happened to a listing, for the hooks that follow a write (saved-search and wanted matching). */
@@ -46,7 +46,7 @@ const NOBODY: ReadonlySet<number> = new Set();
 export class ListingsService {
   constructor(
     private readonly ctx: AppContext,
-    private readonly search: LiveSearchIndex,
+    private readonly search: ListingSearch,
     /** Called after every listing write (the routes' hot cache listens). */
     private readonly changed: () => void = () => {},
   ) {}

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection.js';
 import * as store from '../store.js';
+import type { ListingSearch } from './listing-search.js';
 import {
   SearchIndex,
   type ListSort,
@@ -25,7 +26,7 @@ export interface LiveIndexOptions {
  *   `updated_at >= watermark - lag` read; rows deleted elsewhere are dropped when a search
  *   result no longer finds them in the database (ListingsService.search).
  */
-export class LiveSearchIndex {
+export class LiveSearchIndex implements ListingSearch {
   readonly index = new SearchIndex();
   private loading: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
@@ -94,6 +95,9 @@ export class LiveSearchIndex {
   forget(id: number): void {
     this.index.setSold(id, true);
   }
+
+  /** Nothing to release: the database belongs to the caller. */
+  async close(): Promise<void> {}
 
   private async load(): Promise<void> {
     const rows = await store.searchDocs(this.db.kysely);

@@ -231,14 +231,20 @@ function fuseSearch(docs: Listing[], query: string): Listing[] {
   return fuse.search(query).map((r) => r.item);
 }
 
-describe.each(dialects)('GET /listings/search (%s)', (dialect) => {
+/** The server keeps the index in a worker thread; most other suites search in-process (app.ts). */
+const modes = dialects.flatMap((dialect) => [
+  { dialect, searchWorker: false, name: dialect },
+  { dialect, searchWorker: true, name: `${dialect}, index in a worker thread` },
+]);
+
+describe.each(modes)('GET /listings/search ($name)', ({ dialect, searchWorker }) => {
   let t: TestApp;
   let seller: Student;
   let reader: Student;
   let sold: Listing;
 
   beforeAll(async () => {
-    t = await createTestApp({ dialect });
+    t = await createTestApp({ dialect, searchWorker });
     seller = await createStudent(t);
     reader = await createStudent(t);
     for (const f of FIXTURE) await postListing(t, seller, validFields({ ...f }));

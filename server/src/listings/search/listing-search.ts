@@ -1,0 +1,26 @@
+import type { ListingRow } from '../store.js';
+import type { SearchIndex } from './search-index.js';
+
+/**
+ * What the listings service asks of its search index. Two kinds answer: LiveSearchIndex in this
+ * thread (tests, and the worker itself) and WorkerSearchIndex, which keeps a LiveSearchIndex in a
+ * worker thread (the server: worker-index.ts says why).
+ */
+export interface ListingSearch {
+  /** Builds the index now (start-up) instead of on the first search. */
+  warm(): Promise<void>;
+  /** SearchIndex.search, once the index is built and fresh. */
+  search(...args: Parameters<SearchIndex['search']>): Promise<ReturnType<SearchIndex['search']>>;
+  /** SearchIndex.searchSorted, once the index is built and fresh. */
+  searchSorted(
+    ...args: Parameters<SearchIndex['searchSorted']>
+  ): Promise<ReturnType<SearchIndex['searchSorted']>>;
+  /** A listing this process wrote: searches asked after this call see it. */
+  applyRow(row: ListingRow): void;
+  /** A listing this process deleted. */
+  remove(id: number): void;
+  /** A hit the database no longer shows as unsold (sold or deleted by another process). */
+  forget(id: number): void;
+  /** Releases what the index holds (the worker thread); searches fail afterwards. */
+  close(): Promise<void>;
+}
