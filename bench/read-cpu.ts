@@ -272,7 +272,7 @@ async function main(): Promise<void> {
           const before = cpuTicks(a.child.pid!);
           await new Promise((r) => setTimeout(r, 1000));
           const after = cpuTicks(a.child.pid!);
-          perSecond.push(String((after.user - before.user + after.sys - before.sys) * 10));
+          perSecond.push(String(((after.user - before.user + after.sys - before.sys) * TICK_US) / 1000));
         }
         console.log(`  ${a.name} idle: ms CPU per second ${perSecond.join(' ')}`);
       }

@@ -1,5 +1,12 @@
 import type { ListingRow } from '../store.js';
-import type { SearchIndex } from './search-index.js';
+import type {
+  ListSort,
+  SearchAfter,
+  SearchFilters,
+  SearchHit,
+  SortedAfter,
+  SortedHit,
+} from './search-index.js';
 
 /**
  * What the listings service asks of its search index. Two kinds answer: LiveSearchIndex in this
@@ -9,12 +16,19 @@ import type { SearchIndex } from './search-index.js';
 export interface ListingSearch {
   /** Builds the index now (start-up) instead of on the first search. */
   warm(): Promise<void>;
-  /** SearchIndex.search, once the index is built and fresh. */
-  search(...args: Parameters<SearchIndex['search']>): Promise<ReturnType<SearchIndex['search']>>;
-  /** SearchIndex.searchSorted, once the index is built and fresh. */
+  /**
+   * SearchIndex.search once the index is built and fresh (without its diagnostic `stats`, which is
+   * filled in place and could not cross to a worker).
+   */
+  search(query: string, filters: SearchFilters, limit: number, after?: SearchAfter): Promise<SearchHit[]>;
+  /** SearchIndex.searchSorted once the index is built and fresh. */
   searchSorted(
-    ...args: Parameters<SearchIndex['searchSorted']>
-  ): Promise<ReturnType<SearchIndex['searchSorted']>>;
+    query: string,
+    filters: SearchFilters,
+    sort: ListSort,
+    limit: number,
+    after?: SortedAfter,
+  ): Promise<SortedHit[]>;
   /** A listing this process wrote: searches asked after this call see it. */
   applyRow(row: ListingRow): void;
   /** A listing this process deleted. */

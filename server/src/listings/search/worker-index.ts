@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
+import type { AppContext } from '../../context.js';
 import type { ListingRow } from '../store.js';
 import type { ListingSearch } from './listing-search.js';
-import type { LiveSearchIndex } from './live-index.js';
 
 /** What the worker needs to open its own connection to the app's database. */
 export interface SearchWorkerData {
@@ -11,8 +11,8 @@ export interface SearchWorkerData {
 
 type Call =
   | { method: 'warm'; args: [] }
-  | { method: 'search'; args: Parameters<LiveSearchIndex['search']> }
-  | { method: 'searchSorted'; args: Parameters<LiveSearchIndex['searchSorted']> };
+  | { method: 'search'; args: Parameters<ListingSearch['search']> }
+  | { method: 'searchSorted'; args: Parameters<ListingSearch['searchSorted']> };
 
 export type ToSearchWorker =
   | { kind: 'call'; id: number; call: Call }
@@ -22,10 +22,6 @@ export type ToSearchWorker =
   | { kind: 'close' };
 
 export type FromSearchWorker = { id: number; value?: unknown } | { id: number; error: string };
-
-interface Logger {
-  error(object: object, message: string): void;
-}
 
 /**
  * Bundled (server/dist), this code sits in main.js and the worker is dist/search-worker.js
@@ -68,21 +64,21 @@ export class WorkerSearchIndex implements ListingSearch {
 
   constructor(
     private readonly data: SearchWorkerData,
-    private readonly logger: Logger,
+    private readonly logger: AppContext['logger'],
   ) {}
 
   warm(): Promise<void> {
     return this.call({ method: 'warm', args: [] }) as Promise<void>;
   }
 
-  search(...args: Parameters<LiveSearchIndex['search']>): ReturnType<LiveSearchIndex['search']> {
-    return this.call({ method: 'search', args }) as ReturnType<LiveSearchIndex['search']>;
+  search(...args: Parameters<ListingSearch['search']>): ReturnType<ListingSearch['search']> {
+    return this.call({ method: 'search', args }) as ReturnType<ListingSearch['search']>;
   }
 
   searchSorted(
-    ...args: Parameters<LiveSearchIndex['searchSorted']>
-  ): ReturnType<LiveSearchIndex['searchSorted']> {
-    return this.call({ method: 'searchSorted', args }) as ReturnType<LiveSearchIndex['searchSorted']>;
+    ...args: Parameters<ListingSearch['searchSorted']>
+  ): ReturnType<ListingSearch['searchSorted']> {
+    return this.call({ method: 'searchSorted', args }) as ReturnType<ListingSearch['searchSorted']>;
   }
 
   /** The worker thread while one runs (tests stop it to check that searches recover). */
