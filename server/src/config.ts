@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
   DEFAULT_MEETUP_SPOTS,
@@ -106,6 +107,12 @@ const envSchema = z.object({
     .int('must be a whole number')
     .min(1, 'must be at least 1')
     .default(SAFETY_LIMITS.dailyConversations),
+  SEARCH_THREADS: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(16, 'must be at most 16')
+    .optional(),
   STUDENT_STATUS_MONTHS: z.coerce
     .number({ error: 'must be a whole number of months' })
     .int('must be a whole number of months')
@@ -180,6 +187,12 @@ export interface Config {
   /** New listings / new conversations per student in any 24 hours (features.md §C: 20). */
   dailyListingsMax: number;
   dailyConversationsMax: number;
+  /**
+   * Worker threads the search index is split across (listings/search/sharded-index.ts): SEARCH_THREADS,
+   * else one per core up to 4 (a search scores on every core at once; more threads than cores only
+   * add messages).
+   */
+  searchThreads: number;
 }
 
 export class ConfigError extends Error {
@@ -234,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     studentStatusMonths: e.STUDENT_STATUS_MONTHS,
     dailyListingsMax: e.DAILY_LISTINGS_MAX,
     dailyConversationsMax: e.DAILY_CONVERSATIONS_MAX,
+    searchThreads: e.SEARCH_THREADS ?? Math.min(4, os.availableParallelism()),
   };
 }
 

@@ -7,6 +7,7 @@ import { PhotosService } from './photos.js';
 import { listingsRoutes } from './routes.js';
 import type { ListingSearch } from './search/listing-search.js';
 import { LiveSearchIndex } from './search/live-index.js';
+import { ShardedSearchIndex } from './search/sharded-index.js';
 import { WorkerSearchIndex } from './search/worker-index.js';
 import { ListingsService } from './service.js';
 
@@ -34,10 +35,7 @@ export async function registerListings(
   ctx: AppContext,
   options: { searchWorker: boolean },
 ): Promise<ListingsModule> {
-  // The server keeps the index in a worker thread (search/worker-index.ts says why).
-  const search: ListingSearch = options.searchWorker
-    ? new WorkerSearchIndex({ databaseUrl: ctx.config.databaseUrl, dataDir: ctx.config.dataDir }, ctx.logger)
-    : new LiveSearchIndex(ctx.db);
+  const search = searchIndexFor(ctx, options.searchWorker);
   app.addHook('onClose', () => search.close());
   const cache = new HotCache();
   const service = new ListingsService(ctx, search, () => cache.listingsChanged());
@@ -54,4 +52,21 @@ export async function registerListings(
   const listings: ListingsModule = { service, search, personaliser, cache };
   app.decorate('listings', listings);
   return listings;
+}
+
+/**
+ * The server keeps the index in worker threads (search/worker-index.ts says why), split across
+ * `searchThreads` of them (search/sharded-index.ts); tests may keep it in this thread.
+ */
+function searchIndexFor(ctx: AppContext, inWorkers: boolean): ListingSearch {
+  if (!inWorkers) return new LiveSearchIndex(ctx.db);
+  const data = { databaseUrl: ctx.config.databaseUrl, dataDir: ctx.config.dataDir };
+  const count = ctx.config.searchThreads;
+  if (count === 1) return new WorkerSearchIndex(data, ctx.logger);
+  return new ShardedSearchIndex(
+    Array.from(
+      { length: count },
+      (_, index) => new WorkerSearchIndex({ ...data, shard: { count, index } }, ctx.logger),
+    ),
+  );
 }

@@ -233,10 +233,28 @@ export async function deleteListing(
     .executeTakeFirst();
 }
 
-/** Rows for the search index: everything, or what changed at or after `sinceUpdatedAt`. */
+/**
+ * One part of the listings when the search index is split across threads (search/sharded-index.ts):
+ * the listings whose id leaves remainder `index` when divided by `count`.
+ */
+export interface SearchShard {
+  count: number;
+  index: number;
+}
+
+/** Whether a listing belongs to a shard (every listing belongs to the whole index). */
+export function inShard(id: number, shard: SearchShard | undefined): boolean {
+  return shard === undefined || id % shard.count === shard.index;
+}
+
+/**
+ * Rows for the search index: everything, or what changed at or after `sinceUpdatedAt`; only one
+ * shard's when given.
+ */
 export async function searchDocs(
   db: Executor,
   sinceUpdatedAt?: number,
+  shard?: SearchShard,
 ): Promise<Array<SearchDoc & { updatedAt: number }>> {
   let query = db
     .selectFrom('listings')
@@ -254,6 +272,8 @@ export async function searchDocs(
       'moderation',
     ]);
   if (sinceUpdatedAt !== undefined) query = query.where('updated_at', '>=', sinceUpdatedAt);
+  // Both databases compute `%` on integers; the shard numbers are ours, not a caller's input.
+  if (shard) query = query.where(sql<number>`id % ${sql.lit(shard.count)}`, '=', shard.index);
   const rows = await query.orderBy('id', 'asc').execute();
   return rows.map((r) => ({
     id: r.id,

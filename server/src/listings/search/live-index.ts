@@ -16,6 +16,8 @@ export interface LiveIndexOptions {
   refreshMs?: number;
   /** Re-read rows changed this long before the newest change seen (clock skew between processes). */
   lagMs?: number;
+  /** Index only this shard of the listings (one thread of a ShardedSearchIndex); default all. */
+  shard?: store.SearchShard;
 }
 
 /**
@@ -34,6 +36,7 @@ export class LiveSearchIndex implements ListingSearch {
   private lastRefresh = 0;
   private readonly refreshMs: number;
   private readonly lagMs: number;
+  private readonly shard: store.SearchShard | undefined;
 
   constructor(
     private readonly db: Db,
@@ -41,6 +44,7 @@ export class LiveSearchIndex implements ListingSearch {
   ) {
     this.refreshMs = options.refreshMs ?? 1000;
     this.lagMs = options.lagMs ?? 10_000;
+    this.shard = options.shard;
   }
 
   /** Builds the index now (start-up) instead of on the first search. */
@@ -83,6 +87,7 @@ export class LiveSearchIndex implements ListingSearch {
   }
 
   applyRow(row: store.ListingRow): void {
+    if (!store.inShard(row.id, this.shard)) return;
     this.index.upsert(store.toSearchDoc(row));
     this.watermark = Math.max(this.watermark, Number(row.updated_at));
   }
@@ -100,7 +105,7 @@ export class LiveSearchIndex implements ListingSearch {
   async close(): Promise<void> {}
 
   private async load(): Promise<void> {
-    const rows = await store.searchDocs(this.db.kysely);
+    const rows = await store.searchDocs(this.db.kysely, undefined, this.shard);
     for (const row of rows) {
       this.index.upsert(row);
       if (row.updatedAt > this.watermark) this.watermark = row.updatedAt;
@@ -110,7 +115,7 @@ export class LiveSearchIndex implements ListingSearch {
 
   private async refresh(): Promise<void> {
     this.lastRefresh = performance.now();
-    const rows = await store.searchDocs(this.db.kysely, this.watermark - this.lagMs);
+    const rows = await store.searchDocs(this.db.kysely, this.watermark - this.lagMs, this.shard);
     for (const row of rows) {
       this.index.upsert(row);
       if (row.updatedAt > this.watermark) this.watermark = row.updatedAt;

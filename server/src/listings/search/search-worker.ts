@@ -9,9 +9,9 @@ import type { FromSearchWorker, SearchWorkerData, ToSearchWorker } from './worke
 
 const port = parentPort;
 if (!port) throw new Error('search-worker.ts runs as a worker thread (worker-index.ts starts it)');
-const { databaseUrl, dataDir } = workerData as SearchWorkerData;
+const { databaseUrl, dataDir, shard } = workerData as SearchWorkerData;
 const db = openDb({ databaseUrl, dataDir });
-const index = new LiveSearchIndex(db);
+const index = new LiveSearchIndex(db, { shard });
 
 const reply = (message: FromSearchWorker) => port.postMessage(message);
 

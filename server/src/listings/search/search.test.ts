@@ -231,20 +231,23 @@ function fuseSearch(docs: Listing[], query: string): Listing[] {
   return fuse.search(query).map((r) => r.item);
 }
 
-/** The server keeps the index in a worker thread; most other suites search in-process (app.ts). */
+/**
+ * The server keeps the index in worker threads, split by listing id (sharded-index.ts); most other
+ * suites search in-process (app.ts). Three threads: ids land on every remainder, not just odd/even.
+ */
 const modes = dialects.flatMap((dialect) => [
-  { dialect, searchWorker: false, name: dialect },
-  { dialect, searchWorker: true, name: `${dialect}, index in a worker thread` },
+  { dialect, searchWorker: false, threads: '1', name: dialect },
+  { dialect, searchWorker: true, threads: '3', name: `${dialect}, index split over 3 worker threads` },
 ]);
 
-describe.each(modes)('GET /listings/search ($name)', ({ dialect, searchWorker }) => {
+describe.each(modes)('GET /listings/search ($name)', ({ dialect, searchWorker, threads }) => {
   let t: TestApp;
   let seller: Student;
   let reader: Student;
   let sold: Listing;
 
   beforeAll(async () => {
-    t = await createTestApp({ dialect, searchWorker });
+    t = await createTestApp({ dialect, searchWorker, env: { SEARCH_THREADS: threads } });
     seller = await createStudent(t);
     reader = await createStudent(t);
     for (const f of FIXTURE) await postListing(t, seller, validFields({ ...f }));

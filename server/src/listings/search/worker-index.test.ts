@@ -38,7 +38,7 @@ describe.each(dialects)('search index in a worker thread (%s)', (dialect) => {
   }
 
   it('a listing is found by the very next search after it is posted, edited or sold', async () => {
-    t = await createTestApp({ dialect, searchWorker: true });
+    t = await createTestApp({ dialect, searchWorker: true, env: { SEARCH_THREADS: '1' } });
     const seller = await createStudent(t);
     const buyer = await createStudent(t);
     // Started, index built, before the writes: each write then reaches a running worker.
@@ -66,7 +66,7 @@ describe.each(dialects)('search index in a worker thread (%s)', (dialect) => {
   });
 
   it('a worker that stops is replaced on the next search, which still finds every listing', async () => {
-    t = await createTestApp({ dialect, searchWorker: true });
+    t = await createTestApp({ dialect, searchWorker: true, env: { SEARCH_THREADS: '1' } });
     const seller = await createStudent(t);
     const buyer = await createStudent(t);
     await postListing(t, seller, validFields({ name: 'Desk lamp', description: 'LED, USB port' }));
@@ -82,7 +82,7 @@ describe.each(dialects)('search index in a worker thread (%s)', (dialect) => {
   });
 
   it('closing the app ends the worker thread', async () => {
-    t = await createTestApp({ dialect, searchWorker: true });
+    t = await createTestApp({ dialect, searchWorker: true, env: { SEARCH_THREADS: '1' } });
     const student = await createStudent(t);
     await search(t, student, 'chair');
     const thread = workerIndex(t).thread;

@@ -1,12 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import type { AppContext } from '../../context.js';
-import type { ListingRow } from '../store.js';
+import type { ListingRow, SearchShard } from '../store.js';
 import type { ListingSearch } from './listing-search.js';
 
 /** What the worker needs to open its own connection to the app's database. */
 export interface SearchWorkerData {
   databaseUrl: string | undefined;
   dataDir: string;
+  /** The part of the listings this thread indexes (sharded-index.ts); all when absent. */
+  shard?: SearchShard | undefined;
 }
 
 type Call =
