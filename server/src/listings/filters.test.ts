@@ -109,6 +109,10 @@ describe.each(dialects)('GET /listings/filters: price buckets and categories (%s
       expected(range, ['BOOKS', 'ELECTRONICS']),
     );
     expect(await fetchPrices(query({}, ['CLOTHING']))).toEqual([]);
+    // A category asked twice still lists each listing once.
+    expect(await fetchPrices(query(range, ['BOOKS', 'books', 'ELECTRONICS']))).toEqual(
+      expected(range, ['BOOKS', 'ELECTRONICS']),
+    );
   });
 
   it('only unsold listings, newest first', async () => {
