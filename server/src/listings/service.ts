@@ -346,12 +346,16 @@ export class ListingsService {
   private async browsePage(
     q: Omit<store.BrowseQuery, 'beforeId'> & { cursor: Cursor | undefined },
   ): Promise<Page> {
-    const rows = await store.browse(this.db, {
-      ...q,
-      beforeId: q.cursor?.kind === 'browse' ? q.cursor.id : undefined,
-      afterPrice: q.cursor?.kind === 'price' ? { price: q.cursor.price, id: q.cursor.id } : undefined,
-      limit: q.limit + 1,
-    });
+    const rows = await store.browse(
+      this.db,
+      {
+        ...q,
+        beforeId: q.cursor?.kind === 'browse' ? q.cursor.id : undefined,
+        afterPrice: q.cursor?.kind === 'price' ? { price: q.cursor.price, id: q.cursor.id } : undefined,
+        limit: q.limit + 1,
+      },
+      this.ctx.db.dialect,
+    );
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];
     let next: Cursor | undefined;
