@@ -1,13 +1,6 @@
 import type { ListingRow } from '../store.js';
 import type { ListingSearch } from './listing-search.js';
-import type {
-  ListSort,
-  SearchAfter,
-  SearchFilters,
-  SearchHit,
-  SortedAfter,
-  SortedHit,
-} from './search-index.js';
+import type { ListSort, SearchHit, SortedHit } from './search-index.js';
 
 /** SearchIndex.search's order: score ascending, then newest (highest id) first. */
 const byRelevance = (a: SearchHit, b: SearchHit): number => a.score - b.score || b.id - a.id;
@@ -48,26 +41,17 @@ export class ShardedSearchIndex implements ListingSearch {
     await Promise.all(this.shards.map((s) => s.warm()));
   }
 
-  async search(
-    query: string,
-    filters: SearchFilters,
-    limit: number,
-    after?: SearchAfter,
-  ): Promise<SearchHit[]> {
-    const lists = await Promise.all(this.shards.map((s) => s.search(query, filters, limit, after)));
+  async search(...args: Parameters<ListingSearch['search']>): ReturnType<ListingSearch['search']> {
+    const lists = await Promise.all(this.shards.map((s) => s.search(...args)));
+    const [, , limit] = args;
     return mergeHits(lists, byRelevance, limit);
   }
 
   async searchSorted(
-    query: string,
-    filters: SearchFilters,
-    sort: ListSort,
-    limit: number,
-    after?: SortedAfter,
-  ): Promise<SortedHit[]> {
-    const lists = await Promise.all(
-      this.shards.map((s) => s.searchSorted(query, filters, sort, limit, after)),
-    );
+    ...args: Parameters<ListingSearch['searchSorted']>
+  ): ReturnType<ListingSearch['searchSorted']> {
+    const lists = await Promise.all(this.shards.map((s) => s.searchSorted(...args)));
+    const [, , sort, limit] = args;
     return mergeHits(lists, SORTED_ORDER[sort], limit);
   }
 
