@@ -3,6 +3,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, ListingPhotosTable, ListingsTable } from '../db/schema.js';
 import { imageVariants, urlForKey } from '../media/index.js';
+import { listOrder, mergeOrdered } from './list-order.js';
 import type { SearchDoc } from './search/search-index.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -43,11 +44,7 @@ function withSeller(db: Executor) {
 }
 
 /** `dialect` picks the plan where the two databases' planners differ (browseEachCategory). */
-export function browse(
-  db: Executor,
-  q: BrowseQuery,
-  dialect: Dialect = 'sqlite',
-): Promise<ListingWithSeller[]> {
+export function browse(db: Executor, q: BrowseQuery, dialect: Dialect): Promise<ListingWithSeller[]> {
   let query = withSeller(db);
   if (!q.includeSold) {
     query = query.where('listings.is_sold', '=', 0).where('listings.moderation', 'is', null);
@@ -63,7 +60,7 @@ export function browse(
   const sort = q.sort ?? 'newest';
   // PostgreSQL, with its statistics, pages newest-first over several categories well in one query.
   if (q.categories && q.categories.length > 1 && (sort !== 'newest' || dialect === 'sqlite'))
-    return browseEachCategory(db, q, sort);
+    return browseEachCategory(db, q, sort, dialect);
   if (sort === 'newest') {
     if (q.beforeId !== undefined) query = query.where('listings.id', '<', q.beforeId);
     return query.orderBy('listings.id', 'desc').limit(q.limit).execute();
@@ -87,25 +84,28 @@ export function browse(
  * `category IN (…)` neither database can read a (category, is_sold, …) index in the page's order, so
  * the planner reads every listing of those categories in a price range and sorts them (newest first
  * on SQLite: 16–18 ms per page at 100k listings, even with statistics), or walks a global index past
- * every listing of the other categories. PostgreSQL pages newest first well in one query (its
- * backward walk of (is_sold, id) stops at the page's end), so there only the price sorts are split. Each category's (category, is_sold, id) or
- * (category, is_sold, price, id) index gives its page in order instead (≈ 0.2 ms each).
+ * every listing of the other categories. Each category's (category, is_sold, id) or
+ * (category, is_sold, price, id) index gives its page in order instead (≈ 0.2 ms each). PostgreSQL
+ * pages newest first well in one query (its backward walk of (is_sold, id) stops at the page's end),
+ * so there only the price sorts are split.
  */
 async function browseEachCategory(
   db: Executor,
   q: BrowseQuery,
-  sort: NonNullable<BrowseQuery['sort']>,
+  sort: BrowseSort,
+  dialect: Dialect,
 ): Promise<ListingWithSeller[]> {
   // A category asked twice is read once (its listings would otherwise appear twice).
   const categories = [...new Set(q.categories)];
-  const pages = await Promise.all(categories.map((category) => browse(db, { ...q, categories: [category] })));
-  const order: (a: ListingWithSeller, b: ListingWithSeller) => number =
-    sort === 'newest'
-      ? (a, b) => b.id - a.id
-      : sort === 'price_asc'
-        ? (a, b) => a.price_cents - b.price_cents || a.id - b.id
-        : (a, b) => b.price_cents - a.price_cents || b.id - a.id;
-  return pages.flat().sort(order).slice(0, q.limit);
+  const pages = await Promise.all(
+    categories.map((category) => browse(db, { ...q, categories: [category] }, dialect)),
+  );
+  const order = listOrder<ListingWithSeller>(
+    sort,
+    (r) => r.price_cents,
+    (r) => r.id,
+  );
+  return mergeOrdered(pages, order, q.limit);
 }
 
 export function findById(db: Executor, id: number): Promise<ListingWithSeller | undefined> {

@@ -79,11 +79,11 @@ export class TrustService {
 
   /** Available and reserved listings (not sold), newest first, as the viewer sees them. */
   private async listingsOf(viewer: Principal, sellerId: number): Promise<Listing[]> {
-    const rows = await listingStore.browse(this.db, {
-      sellerId,
-      includeSold: false,
-      limit: TRUST_LIMITS.profileListings,
-    });
+    const rows = await listingStore.browse(
+      this.db,
+      { sellerId, includeSold: false, limit: TRUST_LIMITS.profileListings },
+      this.ctx.db.dialect,
+    );
     const listings = await listingStore.toListings(this.db, rows);
     if (listings.length === 0) return [];
     const body = await this.listings.personaliser.body(new RenderedListings(listings, true), viewer);

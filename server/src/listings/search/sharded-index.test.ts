@@ -6,7 +6,8 @@ import type { ListingRow } from '../store.js';
 import type { ListingSearch } from './listing-search.js';
 import { LiveSearchIndex } from './live-index.js';
 import type { ListSort, SearchFilters } from './search-index.js';
-import { ShardedSearchIndex, mergeHits } from './sharded-index.js';
+import { mergeOrdered } from '../list-order.js';
+import { ShardedSearchIndex } from './sharded-index.js';
 
 const WORDS = [
   'calculator',
@@ -75,11 +76,11 @@ async function allSorted(index: ListingSearch, query: string, filters: SearchFil
   throw new Error('paging did not end');
 }
 
-describe('mergeHits', () => {
+describe('mergeOrdered', () => {
   it('keeps the first `limit` of several ordered lists in their common order', () => {
     const order = (a: number, b: number) => a - b;
-    expect(mergeHits([[1, 4, 9], [2, 3], []], order, 4)).toEqual([1, 2, 3, 4]);
-    expect(mergeHits([[], []], order, 4)).toEqual([]);
+    expect(mergeOrdered([[1, 4, 9], [2, 3], []], order, 4)).toEqual([1, 2, 3, 4]);
+    expect(mergeOrdered([[], []], order, 4)).toEqual([]);
   });
 });
 
