@@ -1,11 +1,12 @@
 /**
- * Starts the real server as production runs it (`node --import tsx server/src/main.ts`,
+ * Starts the real server as production runs it (bench/server-entry.ts: the bundle `npm start` runs,
  * NODE_ENV=production) on a random loopback port and waits until /healthz answers 200.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverArgs } from './server-entry.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,26 +26,22 @@ export async function startAppServer(
   options: AppServerOptions,
 ): Promise<{ child: ChildProcess; port: number }> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(
-    process.execPath,
-    [...(options.nodeArgs ?? []), '--import', 'tsx', 'server/src/main.ts'],
-    {
-      cwd: options.cwd ?? root,
-      // Request logging off (warn): the figures are about the app, not about writing logs to a pipe.
-      env: {
-        ...process.env,
-        ...options.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        // Production refuses to start without a mail server; the benchmarks send no mail.
-        SMTP_URL: 'smtp://127.0.0.1:9',
-        JWT_SECRET: options.jwtSecret,
-      },
-      stdio: ['ignore', options.stdout ?? 'ignore', 'inherit'],
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...serverArgs(options.cwd)], {
+    cwd: options.cwd ?? root,
+    // Request logging off (warn): the figures are about the app, not about writing logs to a pipe.
+    env: {
+      ...process.env,
+      ...options.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      // Production refuses to start without a mail server; the benchmarks send no mail.
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      JWT_SECRET: options.jwtSecret,
     },
-  );
+    stdio: ['ignore', options.stdout ?? 'ignore', 'inherit'],
+  });
   let exited = false;
   child.once('exit', () => {
     exited = true;

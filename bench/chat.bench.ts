@@ -1,7 +1,7 @@
 /**
  * Chat benchmark (`npm run bench:chat`): N connected STOMP clients (the stock @stomp/stompjs) in
  * buyer/seller pairs, sending R messages/s in total for S seconds through the real server, which
- * runs as its own process (`node --import tsx server/src/main.ts`), exactly as in production.
+ * runs as its own process as in production (bench/server-entry.ts: the bundle, or BENCH_SERVER=source).
  *
  *   single: one server process, embedded SQLite, in-process fan-out.
  *   redis:  two server processes sharing one PostgreSQL database and Redis; every pair has its
@@ -33,6 +33,7 @@ import { openDb } from '../server/src/db/connection.js';
 import { migrateToLatest } from '../server/src/db/migrate.js';
 import { TokenService } from '../server/src/http/tokens.js';
 import { createPgDatabase } from '../server/test/pg-database.js';
+import { serverArgs, serverCommand } from './server-entry.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_CHAT_SECONDS ?? 60);
@@ -264,11 +265,11 @@ function relayMain(port: number): void {
 }
 
 async function startRelay(): Promise<ServerProcess> {
-  return spawnAndWait([fileURLToPath(import.meta.url), '--relay'], {});
+  return spawnAndWait(['--import', 'tsx', fileURLToPath(import.meta.url), '--relay'], {});
 }
 
 async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  return spawnAndWait(['server/src/main.ts'], env);
+  return spawnAndWait(serverArgs(), env);
 }
 
 async function spawnAndWait(args: string[], env: Record<string, string>): Promise<ServerProcess> {
@@ -278,7 +279,7 @@ async function spawnAndWait(args: string[], env: Record<string, string>): Promis
     : [];
   // BENCH_CHAT_NODE_ARGS: more flags for the server processes (e.g. --trace-gc to see pauses).
   const extra = process.env.BENCH_CHAT_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...profile, ...extra, '--import', 'tsx', ...args], {
+  const child = spawn(process.execPath, [...profile, ...extra, ...args], {
     cwd: root,
     env: {
       ...process.env,
@@ -592,7 +593,7 @@ function writeDoc(results: Result[], skipped: string[]): void {
     `Measured by \`npm run bench:chat\` (bench/chat.bench.ts) on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${cpu}, Node ${process.version}. ` +
       `${CLIENTS} stock \`@stomp/stompjs\` clients in buyer/seller pairs (heart-beats 10 s both ways), each pair one room; ` +
       `messages are stored, then delivered to both parties; latency is send → the peer's MESSAGE, measured in the client process. ` +
-      `The server runs as its own process (\`node --import tsx server/src/main.ts\`, NODE_ENV=production); in the two-process run every pair has its buyer on process A and its seller on process B, so every message crosses Redis pub/sub. ` +
+      `The server runs as its own process (${serverCommand()}, NODE_ENV=production); in the two-process run every pair has its buyer on process A and its seller on process B, so every message crosses Redis pub/sub. ` +
       `${WARMUP_SECONDS} s warm-up not counted. All traffic is loopback, and the clients share the machine's cores with the server(s), the database and Redis.`,
     '',
     table(results),

@@ -1,6 +1,6 @@
 /**
  * Listings benchmark (`npm run bench`): seeds 100,000 listings, then through the real server
- * (its own process: `node --import tsx server/src/main.ts`, as in production) measures
+ * (its own process, as in production: bench/server-entry.ts) measures
  *   - search latency p50/p95/p99 (mixed queries, without and with category/price filters),
  *   - filter latency p50/p95/p99 (GET /listings/filters, bucket and category mixes),
  *   - section B latency: search + condition + course code + price sort (features.md §B),
@@ -49,6 +49,7 @@ import { seededRandom } from '../server/test/random.js';
 import { FUZZY_SEARCH } from '@campus/contract';
 import { LiveSearchIndex } from '../server/src/listings/search/live-index.js';
 import { startAppServer } from './app-server.js';
+import { serverCommand } from './server-entry.js';
 import { BENCH_QUERIES, syntheticListings, type SyntheticListing } from './corpus.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -602,7 +603,7 @@ function section(results: DialectResult[], skipped: string[]): string {
     '',
     `Measured by \`npm run bench\` (bench/listings.bench.ts) on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${cpu}, Node ${process.version}.`,
     `${LISTINGS.toLocaleString('en-US')} synthetic listings (bench/corpus.ts, ~10 % sold), the real server in its own process`,
-    `(\`node --import tsx server/src/main.ts\`, NODE_ENV=production), requests over loopback with a real bearer token.`,
+    `(${serverCommand()}, NODE_ENV=production), requests over loopback with a real bearer token.`,
     `Latency: sequential requests, ${ROUNDS} rounds of ${BENCH_QUERIES.length} mixed queries (exact words, typos, multi-word,`,
     'category words), measured at the client (includes HTTP, auth, JSON), after one untimed warm-up pass over every request',
     'shape (plain, filtered with other random filters, filters alone). Throughput: autocannon,',

@@ -1,7 +1,7 @@
 /**
  * Idle chat connections (`npm run bench:idle`, issue 13): N authenticated STOMP sessions (N distinct
  * students, so the per-student connection limits stay in place) held open against ONE server
- * process (`node --import tsx server/src/main.ts`, NODE_ENV=production, SQLite), each subscribed to
+ * process (the bundle `npm start` runs, bench/server-entry.ts; NODE_ENV=production, SQLite), each subscribed to
  * its inbox queue as the web app's live link is, heart-beats 10 s both ways (the app's setting).
  * After connecting, the sessions stay idle for BENCH_IDLE_SECONDS; then every session must still
  * be connected and 200 of them, picked across the range, must get a RECEIPT for a new SUBSCRIBE
@@ -25,6 +25,7 @@ import WebSocket from 'ws';
 import { openDb } from '../server/src/db/connection.js';
 import { migrateToLatest } from '../server/src/db/migrate.js';
 import { TokenService } from '../server/src/http/tokens.js';
+import { serverArgs } from './server-entry.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLIENTS = Number(process.env.BENCH_IDLE_CLIENTS ?? 10_000);
@@ -80,7 +81,7 @@ async function seedStudents(dataDir: string): Promise<Array<{ id: number; email:
 
 async function startServer(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, serverArgs(), {
     cwd: root,
     env: {
       ...process.env,

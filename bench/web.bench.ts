@@ -29,6 +29,7 @@ import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { WebSocket } from 'ws';
 import { DEMO_PASSWORD } from '../server/src/seed/data.js';
+import { serverArgs } from './server-entry.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
@@ -232,7 +233,7 @@ async function main(): Promise<void> {
   delete serverEnv.DATABASE_URL;
   delete serverEnv.REDIS_URL;
   run('npx', ['tsx', 'server/src/seed/demo.ts'], serverEnv);
-  let server: ChildProcess | null = spawn('node', ['--import', 'tsx', 'server/src/main.ts'], {
+  let server: ChildProcess | null = spawn(process.execPath, serverArgs(), {
     cwd: ROOT,
     env: serverEnv,
     stdio: ['ignore', 'inherit', 'inherit'],
