@@ -14,7 +14,8 @@
  * Environment: BENCH_CHAT_SECONDS (60), BENCH_CHAT_CLIENTS (2000), BENCH_CHAT_RATE (1000),
  * BENCH_CHAT_MODES (single,redis), BENCH_DATABASE_URL or TEST_DATABASE_URL and BENCH_REDIS_URL or
  * TEST_REDIS_URL for the redis mode (skipped without them), BENCH_CHAT_WRITE=0 to skip the doc,
- * BENCH_CHAT_CPU_PROF=dir for the servers' CPU profiles, BENCH_CHAT_NODE_ARGS for more node flags.
+ * BENCH_CHAT_CPU_PROF=dir for the servers' CPU profiles, BENCH_CHAT_NODE_ARGS for more node flags,
+ * BENCH_CHAT_TRACE=file to write every measured message's latency to file.<mode>.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -428,6 +429,10 @@ async function run(mode: Mode): Promise<Result> {
     // Every message carries its sequence number; the peer's MESSAGE closes the measurement.
     const sentAt = new Map<number, number>();
     const latencies: number[] = [];
+    // BENCH_CHAT_TRACE=file: one line per measured message (wall clock ms, sent at ms, latency ms), to
+    // see whether a tail is spread over the run or one stall of the machine.
+    const trace = process.env.BENCH_CHAT_TRACE ? ([] as string[]) : null;
+    const traceOrigin = performance.now();
     let delivered = 0;
     let errors = 0;
     const onPeerMessage = (m: IMessage, self: number) => {
@@ -439,6 +444,7 @@ async function run(mode: Mode): Promise<Result> {
       sentAt.delete(seq);
       if (seq >= 0) {
         latencies.push(performance.now() - t0);
+        if (trace) trace.push(`${Date.now()} ${(t0 - traceOrigin).toFixed(1)} ${latencies.at(-1)!.toFixed(2)}`);
         delivered++;
       }
     };
@@ -524,6 +530,7 @@ async function run(mode: Mode): Promise<Result> {
       }
     }
     loop.disable();
+    if (trace) writeFileSync(`${process.env.BENCH_CHAT_TRACE}.${mode}`, trace.join('\n') + '\n');
     const cpuUsed = servers.reduce((sum, sv, i) => sum + cpuSeconds(sv.child.pid!) - cpuBefore[i]!, 0);
     const sorted = latencies.sort((a, b) => a - b);
     const round = (x: number) => Math.round(x * 100) / 100;
