@@ -444,7 +444,8 @@ async function run(mode: Mode): Promise<Result> {
       sentAt.delete(seq);
       if (seq >= 0) {
         latencies.push(performance.now() - t0);
-        if (trace) trace.push(`${Date.now()} ${(t0 - traceOrigin).toFixed(1)} ${latencies.at(-1)!.toFixed(2)}`);
+        if (trace)
+          trace.push(`${Date.now()} ${(t0 - traceOrigin).toFixed(1)} ${latencies.at(-1)!.toFixed(2)}`);
         delivered++;
       }
     };
