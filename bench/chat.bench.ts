@@ -443,9 +443,9 @@ async function run(mode: Mode): Promise<Result> {
       if (t0 === undefined) return;
       sentAt.delete(seq);
       if (seq >= 0) {
-        latencies.push(performance.now() - t0);
-        if (trace)
-          trace.push(`${Date.now()} ${(t0 - traceOrigin).toFixed(1)} ${latencies.at(-1)!.toFixed(2)}`);
+        const latency = performance.now() - t0;
+        latencies.push(latency);
+        trace?.push(`${Date.now()} ${(t0 - traceOrigin).toFixed(1)} ${latency.toFixed(2)}`);
         delivered++;
       }
     };

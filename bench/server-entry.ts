@@ -11,13 +11,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const fromSource = process.env.BENCH_SERVER === 'source';
 const built = new Set<string>();
-
-export const serverMode: 'bundle' | 'source' = process.env.BENCH_SERVER === 'source' ? 'source' : 'bundle';
 
 /** The node arguments (after any flags) that start the server in `cwd` (default: this checkout). */
 export function serverArgs(cwd: string = root): string[] {
-  if (serverMode === 'source') return ['--import', 'tsx', 'server/src/main.ts'];
+  if (fromSource) return ['--import', 'tsx', 'server/src/main.ts'];
   if (!built.has(cwd)) {
     execFileSync(process.execPath, ['build.mjs'], { cwd: path.join(cwd, 'server'), stdio: 'inherit' });
     built.add(cwd);
@@ -27,7 +26,7 @@ export function serverArgs(cwd: string = root): string[] {
 
 /** How the server ran, for the reports: the command line a reader can repeat. */
 export function serverCommand(): string {
-  return serverMode === 'source'
+  return fromSource
     ? '`node --import tsx server/src/main.ts`, BENCH_SERVER=source'
     : '`node server/dist/main.js`, the bundle `npm start` runs, built from the checkout at the start';
 }
