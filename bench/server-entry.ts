@@ -7,12 +7,29 @@
  * never does.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fromSource = process.env.BENCH_SERVER === 'source';
 const built = new Set<string>();
+
+/**
+ * The Node flags `npm start` gives the server (`node <flags> server/dist/main.js` in the checkout's
+ * package.json), so a benchmark runs what production runs — today `--no-memory-reducer`
+ * (docs/decisions.md, "Performance, session 13"). Throws when the start script has another shape.
+ */
+export function productionNodeFlags(cwd: string = root): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(cwd, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  const start = pkg.scripts?.start ?? '';
+  const match = /(?:^|&&\s*)node\s+((?:--[\w-]+(?:=\S+)?\s+)*)server\/dist\/main\.js\s*$/.exec(start);
+  if (!match)
+    throw new Error(`package.json's start script does not run node … server/dist/main.js: ${start}`);
+  return (match[1] ?? '').split(/\s+/).filter(Boolean);
+}
 
 /** The node arguments (after any flags) that start the server in `cwd` (default: this checkout). */
 export function serverArgs(cwd: string = root): string[] {
@@ -21,12 +38,12 @@ export function serverArgs(cwd: string = root): string[] {
     execFileSync(process.execPath, ['build.mjs'], { cwd: path.join(cwd, 'server'), stdio: 'inherit' });
     built.add(cwd);
   }
-  return ['server/dist/main.js'];
+  return [...productionNodeFlags(cwd), 'server/dist/main.js'];
 }
 
 /** How the server ran, for the reports: the command line a reader can repeat. */
 export function serverCommand(): string {
   return fromSource
     ? '`node --import tsx server/src/main.ts`, BENCH_SERVER=source'
-    : '`node server/dist/main.js`, the bundle `npm start` runs, built from the checkout at the start';
+    : `\`node ${[...productionNodeFlags(), ''].join(' ')}server/dist/main.js\`, the bundle \`npm start\` runs, built from the checkout at the start`;
 }

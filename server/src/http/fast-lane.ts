@@ -74,13 +74,15 @@ export class FastLane {
   private readonly exact = new Map<string, FastRead>();
   private readonly prefixes: Array<{ prefix: string; read: FastRead }> = [];
   private setup: FastLaneSetup | undefined;
+  /** The security headers as name, value, name, value…: each answer copies this array. */
+  private headerPairs: string[] = [];
   private open = true;
   /** Requests answered here (tests and the benchmark check the lane is taken). */
   served = 0;
 
   configure(setup: FastLaneSetup): void {
-    // A plain (not frozen) copy: Object.assign from it into a new object copies in one step.
-    this.setup = { ...setup, headers: { ...setup.headers } };
+    this.setup = setup;
+    this.headerPairs = Object.entries(setup.headers).flat();
   }
 
   /** `GET path`, exactly. */
@@ -133,14 +135,14 @@ export class FastLane {
       return false;
     }
     if (!answer) return false;
-    // The same headers, in the same order, as Fastify writes them for the route.
-    const out: Record<string, string> = Object.assign({}, setup.headers);
-    out['x-request-id'] = setup.requestId(req);
-    if (answer.link) out.link = answer.link;
-    out['content-type'] = JSON_TYPE;
-    out['content-length'] = String(
-      typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length,
-    );
+    // The same headers, in the same order, as Fastify writes them for the route. A flat array
+    // (node:http's writeHead takes one) copies the fixed part in one step, where an object would be
+    // built key by key and walked with for…in (issue 13: ≈ 0.3 µs of a 25 µs read).
+    const out = this.headerPairs.slice();
+    out.push('x-request-id', setup.requestId(req));
+    if (answer.link) out.push('link', answer.link);
+    const length = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length;
+    out.push('content-type', JSON_TYPE, 'content-length', String(length));
     res.writeHead(200, out);
     res.end(answer.body);
     this.served += 1;
