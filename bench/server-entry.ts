@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fromSource = process.env.BENCH_SERVER === 'source';
-const built = new Set<string>();
+/** The arguments for each checkout, made once: its bundle built and its start flags read. */
+const argsByCwd = new Map<string, string[]>();
 
 /**
  * The Node flags `npm start` gives the server (`node <flags> server/dist/main.js` in the checkout's
@@ -34,16 +35,18 @@ export function productionNodeFlags(cwd: string = root): string[] {
 /** The node arguments (after any flags) that start the server in `cwd` (default: this checkout). */
 export function serverArgs(cwd: string = root): string[] {
   if (fromSource) return ['--import', 'tsx', 'server/src/main.ts'];
-  if (!built.has(cwd)) {
+  let args = argsByCwd.get(cwd);
+  if (!args) {
     execFileSync(process.execPath, ['build.mjs'], { cwd: path.join(cwd, 'server'), stdio: 'inherit' });
-    built.add(cwd);
+    args = [...productionNodeFlags(cwd), 'server/dist/main.js'];
+    argsByCwd.set(cwd, args);
   }
-  return [...productionNodeFlags(cwd), 'server/dist/main.js'];
+  return args;
 }
 
 /** How the server ran, for the reports: the command line a reader can repeat. */
 export function serverCommand(): string {
   return fromSource
     ? '`node --import tsx server/src/main.ts`, BENCH_SERVER=source'
-    : `\`node ${[...productionNodeFlags(), ''].join(' ')}server/dist/main.js\`, the bundle \`npm start\` runs, built from the checkout at the start`;
+    : `\`${['node', ...productionNodeFlags(), 'server/dist/main.js'].join(' ')}\`, the bundle \`npm start\` runs, built from the checkout at the start`;
 }
