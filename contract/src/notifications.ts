@@ -168,6 +168,12 @@ export const NOTIFY_STOMP_PATHS = {
 
 export const NOTIFY_MESSAGES = {
   endpointInvalid: 'The push endpoint must be an https:// URL from the browser push service',
+  endpointInternal:
+    'The push endpoint must be a public push service, not a local, private or internal address. Turn notifications off and on again in your browser.',
+  endpointUnresolvable:
+    'The push endpoint’s server could not be found. Turn notifications off and on again in your browser.',
+  endpointCheckUnavailable:
+    'Push notifications could not be turned on right now. Please try again in a minute.',
   subscriptionsTooMany: `At most ${NOTIFICATION_LIMITS.pushSubscriptionsMax} devices can receive push notifications; remove one first`,
   unsubscribeInvalid: 'This unsubscribe link is not valid. Change your e-mail settings in the app instead.',
   unsubscribed: 'You will no longer get these e-mails.',

@@ -62,7 +62,8 @@ describe('web push', () => {
       const ok = await asStudent(strict, s, {
         method: 'POST',
         url: '/push/subscriptions',
-        payload: sub('https://push.example/x'),
+        // A public address (nothing is sent to it here); host names are resolved and checked.
+        payload: sub('https://203.0.113.20/x'),
       });
       expect(ok.statusCode).toBe(201);
       const badKeys = await asStudent(strict, s, {

@@ -96,11 +96,11 @@ export function notificationRoutes(ctx: AppContext, service: NotificationService
       doc({
         tag,
         auth: true,
-        summary: "Register this browser's PushSubscription (https: endpoints only)",
+        summary: "Register this browser's PushSubscription (public https: endpoints only)",
         body: pushSubscriptionBody,
         status: 201,
         response: z.object({ subscribed: z.literal(true) }),
-        errors: [400],
+        errors: [400, 503],
       }),
       async (request, reply) => {
         await service.subscribe(principalOf(request).userId, request.body);

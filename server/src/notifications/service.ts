@@ -20,7 +20,14 @@ import type { JobExecutor } from '../jobs/index.js';
 import { enqueueMail } from '../mail/jobs.js';
 import { notificationMail } from './email.js';
 import type { Presence } from './presence.js';
-import { parseSubscription, sendPush, type VapidKeys } from './push.js';
+import {
+  checkEndpointTarget,
+  parseSubscription,
+  sendPush,
+  targetPolicy,
+  type PushResult,
+  type VapidKeys,
+} from './push.js';
 import { deliveryTime } from './quiet-hours.js';
 import * as store from './store.js';
 import { unsubscribeUrl } from './unsubscribe.js';
@@ -161,6 +168,7 @@ export class NotificationService {
 
   async subscribe(userId: number, body: unknown): Promise<void> {
     const sub = parseSubscription(this.ctx, body);
+    await checkEndpointTarget(this.ctx, sub.endpoint);
     await this.db.transaction().execute(async (trx) => {
       // The same browser re-subscribing (or another account on it) takes the endpoint over.
       await trx.deleteFrom('push_subscriptions').where('endpoint', '=', sub.endpoint).execute();
@@ -264,15 +272,19 @@ export class NotificationService {
       .where('user_id', '=', userId)
       .execute();
     const subject = this.ctx.config.vapidSubject ?? vapidSubjectFrom(this.ctx.config.mailFrom);
+    const policy = targetPolicy(this.ctx);
     for (const sub of subs) {
-      let result: 'sent' | 'gone' | 'failed';
+      let result: PushResult;
       try {
-        result = await sendPush(this.vapid, subject, sub, payload);
+        result = await sendPush(this.vapid, subject, sub, payload, policy);
       } catch (err) {
         this.ctx.logger.warn({ err, subscriptionId: sub.id }, 'push failed');
         result = 'failed';
       }
-      if (result === 'gone')
+      // An endpoint that now points inside (stored before the check, or re-pointed since) goes too.
+      if (result === 'refused')
+        this.ctx.logger.warn({ subscriptionId: sub.id }, 'push endpoint is internal; subscription deleted');
+      if (result === 'gone' || result === 'refused')
         await this.db.deleteFrom('push_subscriptions').where('id', '=', sub.id).execute();
     }
   }
