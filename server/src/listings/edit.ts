@@ -105,8 +105,9 @@ export async function editListing(
         .execute();
       for (const hook of service.onPriceDrop) await hook(trx, updated, current.price_cents);
     }
+    for (const hook of service.inWrite) await hook(trx, updated, 'edited');
     return updated;
   });
-  await service.written(row, 'edited');
+  await service.written(row);
   return service.get(id);
 }

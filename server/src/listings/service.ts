@@ -18,7 +18,7 @@ import type { Cursor, FilterParams } from './query.js';
 import type { ListingSearch } from './search/listing-search.js';
 import * as store from './store.js';
 
-/** What happened to a listing, for the hooks that follow a write (saved-search and wanted matching). */
+/** What happened to a listing, for the hooks inside its transaction (saved-search and wanted matching). */
 export type ListingWrite = 'created' | 'edited';
 
 export interface Page {
@@ -84,22 +84,18 @@ export class ListingsService {
     (trx: Kysely<Database>, listing: store.ListingRow, oldCents: number) => Promise<void>
   > = [];
 
-  /** Hooks run after a listing is created or edited (set by the selling module). */
-  readonly afterWrite: Array<(row: store.ListingRow, kind: ListingWrite) => Promise<void>> = [];
+  /**
+   * Run inside the create's or edit's transaction (the selling module enqueues its matching job
+   * here, so the job exists exactly when the listing change commits).
+   */
+  readonly inWrite: Array<
+    (trx: Kysely<Database>, row: store.ListingRow, kind: ListingWrite) => Promise<void>
+  > = [];
 
-  /** A write landed: the index follows at once, the hot cache clears, the hooks run. */
-  async written(row: store.ListingRow, kind?: ListingWrite): Promise<void> {
+  /** A write landed: the index follows at once, the hot cache clears. */
+  async written(row: store.ListingRow): Promise<void> {
     this.search.applyRow(row);
     this.changed();
-    if (!kind) return;
-    for (const hook of this.afterWrite) {
-      try {
-        await hook(row, kind);
-      } catch (err) {
-        // Matching is a side effect: the listing is saved whatever happens to it.
-        this.ctx.logger.error({ err, listingId: row.id }, 'after-write hook failed');
-      }
-    }
   }
 
   get database() {
@@ -170,13 +166,14 @@ export class ListingsService {
             })
             .execute();
         }
+        for (const hook of this.inWrite) await hook(trx, inserted, 'created');
         return inserted;
       });
     } catch (err) {
       for (const photo of stored) await removeStoredImage(this.ctx, photo.imageKey, photo.thumbKey);
       throw err;
     }
-    await this.written(row, 'created');
+    await this.written(row);
     return row.id;
   }
 

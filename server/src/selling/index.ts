@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { ListingsModule } from '../listings/index.js';
-import { matchListing } from './matching.js';
+import { enqueueMatch, registerMatchJob } from './matching.js';
 import { sellingRoutes } from './routes.js';
 import { SellingService } from './service.js';
 
@@ -16,6 +16,7 @@ export async function registerSelling(
   listings: ListingsModule,
 ): Promise<void> {
   const service = new SellingService(ctx, listings);
-  listings.service.afterWrite.push((row) => matchListing(ctx, row));
+  registerMatchJob(ctx);
+  listings.service.inWrite.push((trx, row) => enqueueMatch(ctx, trx, row.id));
   await app.register(sellingRoutes(ctx, service, listings));
 }

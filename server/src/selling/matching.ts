@@ -1,7 +1,32 @@
 import type { AppContext } from '../context.js';
+import type { JobExecutor } from '../jobs/index.js';
 import { queryMatches } from '../listings/search/match-one.js';
-import type { ListingRow } from '../listings/store.js';
+import { findById, type ListingRow } from '../listings/store.js';
 import { notifySavedSearchMatch, notifyWantedMatch } from '../notifications/producers.js';
+
+export const SELLING_JOBS = { match: 'selling.match' } as const;
+
+/**
+ * Enqueued in the listing's own create/edit transaction, so the job exists exactly when the change
+ * committed: a crash right after the commit, or a failed match, is retried by the job queue instead
+ * of leaving savers untold. No key: an edit made while a match is running must be matched again.
+ */
+export function enqueueMatch(ctx: AppContext, trx: JobExecutor, listingId: number): Promise<void> {
+  return ctx.jobs.enqueue(trx, SELLING_JOBS.match, { listingId });
+}
+
+/**
+ * The job: matches the listing as it is when the job runs (an edit since is included), and not at
+ * all once it is sold, deleted or hidden by moderation (out of search). Safe to run again: the
+ * match tables' keys allow one notice per saver per listing.
+ */
+export function registerMatchJob(ctx: AppContext): void {
+  ctx.jobs.register<{ listingId: number }>(SELLING_JOBS.match, async ({ listingId }) => {
+    const row = await findById(ctx.db.kysely, listingId);
+    if (!row || row.moderation !== null) return;
+    await matchListing(ctx, row);
+  });
+}
 
 /**
  * Matches a new or edited listing against every saved search and open wanted post, by the rules

@@ -284,6 +284,8 @@ describe.each(dialects)('favourites, saved searches, wanted posts and matching (
         validFields({ name: 'Sea kayak', category: 'OTHER', price: '250' }),
       );
       await postListing(t, sellerB, validFields({ name: 'Bicycle', category: 'OTHER', price: '50' }));
+      // Matching is a job enqueued with the listing (match-job.test.ts).
+      await t.app.ctx.jobs.runDue();
       const matches = async () =>
         db()
           .selectFrom('saved_search_matches')
@@ -304,6 +306,7 @@ describe.each(dialects)('favourites, saved searches, wanted posts and matching (
         url: `/listing/${bike.id}`,
         payload: { name: 'Kayak paddle' },
       });
+      await t.app.ctx.jobs.runDue();
       expect(await matches()).toEqual([
         { user_id: saver.id, listing_id: kayak.id },
         { user_id: saver.id, listing_id: bike.id },
@@ -343,6 +346,7 @@ describe.each(dialects)('favourites, saved searches, wanted posts and matching (
         seller,
         validFields({ name: 'Organic chemistry', category: 'BOOKS', courseCode: 'CEM252', price: '80' }),
       );
+      await t.app.ctx.jobs.runDue();
       const rows = await db()
         .selectFrom('wanted_matches')
         .select(['user_id', 'listing_id'])
