@@ -54,6 +54,8 @@ export const NOTIFICATION_LIMITS = {
   pageMax: 50,
   /** PRICE_DROP only when the price falls by at least this share of the last announced price. */
   priceDropPercent: 10,
+  /** …and at most one PRICE_DROP per listing per saver in this many hours (raise-and-drop spam). */
+  priceDropGapHours: 24,
   /** A chat message still unread this long after it arrived is e-mailed… */
   chatEmailDelayMinutes: 10,
   /** …at most once per room in this period. */

@@ -246,7 +246,8 @@ describe.each(variants)('notifications ($dialect, redis: $redis)', ({ dialect, r
     await edit('90');
     const [first] = await drops();
     expect(first).toMatchObject({ title: 'Price drop: Road bike', body: 'Now $90 (was $100, 10 % less).' });
-    // The next one counts from $90.
+    // The next one counts from $90 (and, for the same saver, comes a day later: price-drop.test.ts).
+    t.clock.advance(24 * HOUR);
     await edit('82');
     expect(await drops()).toHaveLength(1);
     await edit('81');

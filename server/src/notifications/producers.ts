@@ -50,7 +50,7 @@ export async function notifyWantedMatch(
 }
 
 /**
- * PRICE_DROP to everyone who saved the listing, only when the price is at least 10 % below the
+ * PRICE_DROP to everyone who saved the listing and has had none for it in the last 24 h, only when the price is at least 10 % below the
  * last announced price: replaying the listing's recorded drops, each qualifying drop becomes the
  * new reference, and a price raised meanwhile counts from the raised price. So five 3 % cuts add up
  * to one notification, and the rule needs no state beyond the drops selling records. Runs inside
@@ -79,11 +79,26 @@ export async function announcePriceDrop(
     if (qualifies) reference = d.new_price_cents;
   }
   if (!qualifies) return;
+  // A seller raising and dropping the price again would otherwise notify every saver each time.
+  // Concurrent edits of one listing queue on its row (the edit's UPDATE), so this check holds.
+  const since = ctx.clock() - NOTIFICATION_LIMITS.priceDropGapHours * 3_600_000;
   const savers = await trx
     .selectFrom('listing_saves')
     .select('user_id')
     .where('listing_id', '=', listing.id)
     .where('user_id', '<>', listing.seller_id)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('notifications')
+            .select('notifications.id')
+            .whereRef('notifications.user_id', '=', 'listing_saves.user_id')
+            .where('notifications.type', '=', 'PRICE_DROP')
+            .where('notifications.subject_id', '=', listing.id)
+            .where('notifications.created_at', '>', since),
+        ),
+      ),
+    )
     .execute();
   const percent = Math.floor(((baseline - listing.price_cents) * 100) / baseline);
   for (const { user_id } of savers) {
