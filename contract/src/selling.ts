@@ -42,6 +42,8 @@ export const SELLING_LIMITS = {
   wantedDays: 30,
   wantedTitleMax: 120,
   wantedDescriptionMax: 500,
+  /** Listing edits per student per hour: each edit re-matches every saved search and wanted post. */
+  editsPerHour: 30,
 } as const;
 
 export const SELLING_MESSAGES = {
@@ -53,6 +55,7 @@ export const SELLING_MESSAGES = {
   editEmpty: 'Change at least one field: name, description, category, price, condition, courseCode or isbn',
   editUnknownField: 'Only name, description, category, price, condition, courseCode and isbn can be edited',
   listingUpdated: 'Listing updated',
+  editsTooMany: `You can edit your listings at most ${SELLING_LIMITS.editsPerHour} times an hour. Please wait a while and try again.`,
   photosTooMany: `A listing can have at most ${8} photos`,
   photoRequired: 'Attach a JPG/JPEG photo',
   photoNotFound: 'This photo does not exist or was removed',

@@ -1,4 +1,4 @@
-import { MESSAGES, ERROR_CODES } from '@campus/contract';
+import { MESSAGES, ERROR_CODES, SELLING_LIMITS } from '@campus/contract';
 import type { Redis } from 'ioredis';
 import {
   RateLimiterMemory,
@@ -33,6 +33,8 @@ export const DEFAULT_LIMITS = {
   'change:account': { points: 10, durationSeconds: 900 },
   // Photos cost disk and CPU: listings and chat uploads share one budget per student.
   'upload:account': { points: 120, durationSeconds: 3600 },
+  // Every listing edit re-matches all saved searches and wanted posts (a job per edit).
+  'listing-edit:account': { points: SELLING_LIMITS.editsPerHour, durationSeconds: 3600 },
 } satisfies Record<string, LimitPolicy>;
 
 export type LimitName = keyof typeof DEFAULT_LIMITS;

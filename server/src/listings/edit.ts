@@ -73,6 +73,8 @@ export async function editListing(
     !conditionApplies(base.category) && extras.condition === undefined ? null : condition;
   checkExtras(base.category, finalCondition, courseCode, isbn);
   await service.checkWrite(principal, base, 'edited');
+  // Only edits that would be saved count: a refused one costs no matching.
+  await service.takeEdit(principal);
 
   const now = service.clock();
   const row = await service.database.transaction().execute(async (trx) => {

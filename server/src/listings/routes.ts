@@ -355,11 +355,11 @@ export function listingsRoutes(
       doc({
         tag: 'listings',
         auth: true,
-        summary: 'Edit a listing (seller only): any of the create fields, same rules',
+        summary: 'Edit a listing (seller only): any of the create fields, same rules; 30 edits an hour',
         params: listingIdParams,
         body: editListingDoc,
         response: listingResponse,
-        errors: [400, 403, 404],
+        errors: [400, 403, 404, 429],
       }),
       async (request, reply) => {
         const id = listingId(request);

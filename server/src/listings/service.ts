@@ -11,7 +11,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
-import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
+import { HttpError, badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { removeStoredImage, storeJpeg, type StoredImage } from '../media/index.js';
 import { checkExtras } from './edit.js';
 import type { Cursor, FilterParams } from './query.js';
@@ -96,6 +96,19 @@ export class ListingsService {
   async written(row: store.ListingRow): Promise<void> {
     this.search.applyRow(row);
     this.changed();
+  }
+
+  /**
+   * Counts one listing edit against the student's hourly budget (SELLING_LIMITS.editsPerHour, in
+   * Redis when scaled out); over it, 429 with Retry-After and a message saying why.
+   */
+  async takeEdit(principal: Principal): Promise<void> {
+    try {
+      await this.ctx.limits.consume('listing-edit:account', String(principal.userId));
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.statusCode !== 429) throw err;
+      throw new HttpError(429, SELLING_MESSAGES.editsTooMany, err.code, err.headers);
+    }
   }
 
   get database() {
