@@ -8,9 +8,9 @@
  */
 import { PRICE_BUCKETS, bucketsToRange, CATEGORIES, type Category } from '@campus/contract';
 import { createHash } from 'node:crypto';
-import { seededRandom } from '../server/test/random.js';
-import { SearchIndex, type SearchFilters } from '../server/src/listings/search/search-index.js';
-import { BENCH_QUERIES, syntheticListings } from './corpus.js';
+import { seededRandom } from '../../server/test/random.js';
+import { SearchIndex, type SearchFilters } from '../../server/src/listings/search/search-index.js';
+import { BENCH_QUERIES, syntheticListings } from '../lib/corpus.js';
 
 const LISTINGS = Number(process.env.MICRO_LISTINGS ?? 100_000);
 const ROUNDS = Number(process.env.MICRO_ROUNDS ?? 5);

@@ -1,7 +1,7 @@
 /**
  * Chat benchmark (`npm run bench:chat`): N connected STOMP clients (the stock @stomp/stompjs) in
  * buyer/seller pairs, sending R messages/s in total for S seconds through the real server, which
- * runs as its own process as in production (bench/server-entry.ts: the bundle, or BENCH_SERVER=source).
+ * runs as its own process as in production (lib/app-server.ts: the bundle, or BENCH_SERVER=source).
  *
  *   single: one server process, embedded SQLite, in-process fan-out.
  *   redis:  two server processes sharing one PostgreSQL database and Redis; every pair has its
@@ -9,34 +9,35 @@
  *
  * Reported: delivery latency send -> peer's MESSAGE (p50/p95/p99/max), messages lost (sent, never
  * delivered to the peer), server memory per connection (RSS growth / connections).
- * Everything stays on loopback. Figures go into docs/performance.md under "## Chat".
+ * Everything stays on loopback. Figures are printed and saved to bench/results/chat.md; with
+ * BENCH_DOC=1 also between the chat markers of docs/performance.md (lib/report.ts).
  *
  * Environment: BENCH_CHAT_SECONDS (60), BENCH_CHAT_CLIENTS (2000), BENCH_CHAT_RATE (1000),
- * BENCH_CHAT_MODES (single,redis), BENCH_DATABASE_URL or TEST_DATABASE_URL and BENCH_REDIS_URL or
- * TEST_REDIS_URL for the redis mode (skipped without them), BENCH_CHAT_WRITE=0 to skip the doc,
+ * BENCH_CHAT_MODES (baseline,single,redis), BENCH_DATABASE_URL or TEST_DATABASE_URL and BENCH_REDIS_URL or
+ * TEST_REDIS_URL for the redis mode (skipped without them), BENCH_CHAT_WRITE=0 to print only,
  * BENCH_CHAT_CPU_PROF=dir for the servers' CPU profiles, BENCH_CHAT_NODE_ARGS for more node flags,
  * BENCH_CHAT_TRACE=file to write every measured message's latency to file.<mode>.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client, type IMessage } from '@stomp/stompjs';
-import WebSocket, { WebSocketServer } from 'ws';
-import { FrameParser, header, serializeFrame } from '../server/src/chat/stomp/frame.js';
-import { openDb } from '../server/src/db/connection.js';
-import { migrateToLatest } from '../server/src/db/migrate.js';
-import { TokenService } from '../server/src/http/tokens.js';
-import { createPgDatabase } from '../server/test/pg-database.js';
-import { serverArgs, serverCommand } from './server-entry.js';
+import WebSocket from 'ws';
+import { openDb } from '../../server/src/db/connection.js';
+import { migrateToLatest } from '../../server/src/db/migrate.js';
+import { TokenService } from '../../server/src/http/tokens.js';
+import { createPgDatabase } from '../../server/test/pg-database.js';
+import { startAppServer } from '../lib/app-server.js';
+import { startScript } from '../lib/processes.js';
+import { commandLine, measuredOn, reportMode, writeReport } from '../lib/report.js';
+import { serverCommand } from '../lib/server-entry.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const here = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_CHAT_SECONDS ?? 60);
 const CLIENTS = Math.max(2, Math.floor(Number(process.env.BENCH_CHAT_CLIENTS ?? 2000) / 2) * 2);
 const RATE = Number(process.env.BENCH_CHAT_RATE ?? 1000);
@@ -79,18 +80,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function log(text: string): void {
   process.stderr.write(`[bench:chat] ${text}\n`);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function rssMiB(pid: number): number {
@@ -171,158 +160,28 @@ interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/**
- * Baseline: the same clients and load against a bare relay (same STOMP codec, no authentication
- * check, no database, no rules) in its own process. It shows what the machine, the loopback and
- * the stompjs clients cost by themselves; the app's figures are read against it.
- */
-function relayMain(port: number): void {
-  const subscribers = new Map<string, Set<{ ws: WebSocket; id: string }>>();
-  const sockets = new Set<WebSocket>();
-  let nextId = 0;
-  const http = createHttpServer((_req, res) => res.writeHead(200).end('ok'));
-  const wss = new WebSocketServer({
-    server: http,
-    path: '/ws',
-    perMessageDeflate: false,
-    handleProtocols: (p) => (p.has('v12.stomp') ? 'v12.stomp' : false),
-  });
-  wss.on('connection', (ws) => {
-    sockets.add(ws);
-    const parser = new FrameParser();
-    const mine: Array<[string, { ws: WebSocket; id: string }]> = [];
-    let userId = 0;
-    const out = (f: Buffer) => ws.send(f, { binary: false });
-    ws.on('message', (data: Buffer) => {
-      for (const f of parser.push(Buffer.from(data)).frames) {
-        const receipt = header(f, 'receipt');
-        if (f.command === 'CONNECT' || f.command === 'STOMP') {
-          const token = (header(f, 'Authorization') ?? '').replace(/^Bearer /, '');
-          const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
-            uid: number;
-          };
-          userId = claims.uid;
-          out(serializeFrame('CONNECTED', { version: '1.2', 'heart-beat': '10000,0' }));
-          continue;
-        }
-        if (f.command === 'SUBSCRIBE') {
-          const dest = header(f, 'destination') ?? '';
-          const sub = { ws, id: header(f, 'id') ?? '' };
-          let set = subscribers.get(dest);
-          if (!set) subscribers.set(dest, (set = new Set()));
-          set.add(sub);
-          mine.push([dest, sub]);
-        } else if (f.command === 'SEND') {
-          const [b, sl] = (header(f, 'destination') ?? '').split('/').slice(-2).map(Number) as [
-            number,
-            number,
-          ];
-          const roomId = b < sl ? `${b}:${sl}` : `${sl}:${b}`;
-          const payload = JSON.parse(f.body.toString()) as { content: string; listingId: number };
-          const id = ++nextId;
-          const body = JSON.stringify({
-            id,
-            roomId,
-            content: payload.content,
-            url: null,
-            senderId: userId,
-            sentAt: new Date().toISOString(),
-            listingId: payload.listingId,
-          });
-          const dest = `/user/queue/chat/${roomId}`;
-          for (const sub of subscribers.get(dest) ?? []) {
-            sub.ws.send(
-              serializeFrame(
-                'MESSAGE',
-                {
-                  subscription: sub.id,
-                  'message-id': String(id),
-                  destination: dest,
-                  'content-type': 'application/json',
-                },
-                body,
-              ),
-              { binary: false },
-            );
-          }
-        }
-        if (receipt !== undefined) out(serializeFrame('RECEIPT', { 'receipt-id': receipt }));
-        if (f.command === 'DISCONNECT') ws.close();
-      }
-    });
-    ws.on('close', () => {
-      sockets.delete(ws);
-      for (const [dest, sub] of mine) subscribers.get(dest)?.delete(sub);
-    });
-  });
-  setInterval(() => {
-    for (const ws of sockets) ws.send('\n');
-  }, 10_000).unref();
-  http.listen(port, '127.0.0.1');
-  process.on('SIGTERM', () => {
-    for (const ws of sockets) ws.terminate();
-    http.close(() => process.exit(0));
+/** Baseline: a bare relay (chat-relay.ts) in its own process, with the servers' Node flags. */
+function startRelay(): Promise<ServerProcess> {
+  return startScript(path.join(here, 'chat-relay.ts'), { nodeArgs: serverNodeArgs(), env: { PORT: '0' } });
+}
+
+/** The app: one server process, as production runs it (lib/app-server.ts). */
+function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  return startAppServer({
+    jwtSecret: JWT_SECRET,
+    env: { WEB_DIST: '/nonexistent', ...env },
+    nodeArgs: serverNodeArgs(),
+    stdout: 'inherit',
+    timeoutMs: 30_000,
   });
 }
 
-async function startRelay(): Promise<ServerProcess> {
-  return spawnAndWait(['--import', 'tsx', fileURLToPath(import.meta.url), '--relay'], {});
-}
-
-async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  return spawnAndWait(serverArgs(), env);
-}
-
-async function spawnAndWait(args: string[], env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+/** BENCH_CHAT_CPU_PROF=dir: CPU profiles; BENCH_CHAT_NODE_ARGS: more flags (e.g. --trace-gc to see pauses). */
+function serverNodeArgs(): string[] {
   const profile = process.env.BENCH_CHAT_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CHAT_CPU_PROF}`]
     : [];
-  // BENCH_CHAT_NODE_ARGS: more flags for the server processes (e.g. --trace-gc to see pauses).
-  const extra = process.env.BENCH_CHAT_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...profile, ...extra, ...args], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      // Production refuses to start without a mail server; the benchmark sends no mail.
-      SMTP_URL: 'smtp://127.0.0.1:9',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      JWT_SECRET,
-      LOG_LEVEL: 'warn',
-      WEB_DIST: '/nonexistent',
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (res.ok) break;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error('server did not become ready');
-    await sleep(100);
-  }
-  return {
-    child,
-    port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => {
-          clearTimeout(t);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
+  return [...profile, ...(process.env.BENCH_CHAT_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
 }
 
 interface Peer {
@@ -332,7 +191,7 @@ interface Peer {
 
 /**
  * Each student connects from its own loopback address (127.0.x.y), as students do from their own
- * phones: the server's per-IP cap on sockets that have not sent CONNECT yet (issue 8) stays on.
+ * phones: the server's per-IP cap on sockets that have not sent CONNECT yet stays on.
  */
 function connectClient(port: number, token: string, index: number): Promise<Client> {
   const localAddress = `127.0.${Math.floor(index / 250) + 1}.${(index % 250) + 1}`;
@@ -588,46 +447,32 @@ function table(results: Result[]): string {
   return lines.join('\n');
 }
 
-function writeDoc(results: Result[], skipped: string[]): void {
-  const file = path.join(root, 'docs', 'performance.md');
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+/** The report: the run's figures, between the doc's chat markers with BENCH_DOC=1 (lib/report.ts). */
+function report(results: Result[], skipped: string[]): string {
   const single = results.find((r) => r.mode === 'single');
   const verdict = single
     ? `Budget (design §6): p99 under 50 ms on one process and 0 lost — ${single.p99 < 50 && single.lost === 0 ? '**met**' : '**not met**'} (p99 ${single.p99} ms, lost ${single.lost}).`
     : '';
-  const section = [
-    '## Chat',
-    '',
-    `Measured by \`npm run bench:chat\` (bench/chat.bench.ts) on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${cpu}, Node ${process.version}. ` +
-      `${CLIENTS} stock \`@stomp/stompjs\` clients in buyer/seller pairs (heart-beats 10 s both ways), each pair one room; ` +
-      `messages are stored, then delivered to both parties; latency is send → the peer's MESSAGE, measured in the client process. ` +
+  return [
+    measuredOn(
+      commandLine('bench:chat', [
+        'BENCH_CHAT_',
+        'BENCH_DATABASE_URL',
+        'BENCH_REDIS_URL',
+        'BENCH_SERVER',
+        'TEST_',
+      ]),
+    ),
+    `${CLIENTS} stock \`@stomp/stompjs\` clients in buyer/seller pairs (heart-beats 10 s both ways), each pair one room; ` +
+      `latency is send → the peer's MESSAGE, measured in the client process. ` +
       `The server runs as its own process (${serverCommand()}, NODE_ENV=production); in the two-process run every pair has its buyer on process A and its seller on process B, so every message crosses Redis pub/sub. ` +
-      `${WARMUP_SECONDS} s warm-up not counted. All traffic is loopback, and the clients share the machine's cores with the server(s), the database and Redis.`,
+      `${WARMUP_SECONDS} s warm-up not counted.`,
     '',
     table(results),
     '',
     verdict,
     ...(skipped.length ? ['', `Skipped: ${skipped.join('; ')}.`] : []),
-    '',
-    'How to read it: the baseline runs the same clients and load against a bare relay (same STOMP codec, no authentication, no database) and shows what the machine and the clients cost by themselves. ' +
-      '"Server CPU per message" is the CPU time the server process(es) used during the measured window divided by the messages delivered; it hardly depends on what else runs on the machine, whereas the latencies do: ' +
-      'when the server cannot get the CPU it needs (load average well above the number of cores), messages queue and latency grows with the backlog, but none is lost. ' +
-      "Memory per connection is the growth of the server processes' resident memory from before the clients connected to after all of them had connected and subscribed, divided by the number of connections (no GC forced; a rough figure).",
-    '',
   ].join('\n');
-  let doc = existsSync(file)
-    ? readFileSync(file, 'utf8')
-    : '# Performance\n\nFigures measured by `npm run bench`; each section is written by its benchmark.\n';
-  const start = doc.search(/^## Chat\s*$/m);
-  if (start === -1) {
-    doc = doc.trimEnd() + '\n\n' + section;
-  } else {
-    const rest = doc.slice(start + 1);
-    const next = rest.search(/^## /m);
-    doc = doc.slice(0, start) + section + (next === -1 ? '' : '\n' + rest.slice(next));
-  }
-  writeFileSync(file, doc.trimEnd() + '\n');
-  log(`wrote ${path.relative(root, file)}`);
 }
 
 async function main(): Promise<void> {
@@ -645,12 +490,12 @@ async function main(): Promise<void> {
     results.push(r);
     log(JSON.stringify(r));
   }
-  console.log(table(results));
-  if (process.env.BENCH_CHAT_WRITE !== '0' && results.length > 0) writeDoc(results, skipped);
+  // BENCH_CHAT_WRITE=0: printed only.
+  if (results.length > 0)
+    writeReport('chat', report(results, skipped), { mode: reportMode('BENCH_CHAT_WRITE') });
+  else console.log(table(results));
   const single = results.find((r) => r.mode === 'single');
   if (results.some((r) => r.lost > 0) || (single && single.p99 >= 50)) process.exitCode = 1;
 }
 
-const relayFlag = process.argv.indexOf('--relay');
-if (relayFlag !== -1) relayMain(Number(process.env.PORT));
-else await main();
+await main();

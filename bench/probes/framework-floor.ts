@@ -11,7 +11,7 @@
  *
  * The question of session 9: does the framework, or the process's size, keep `/listing/{id}` under
  * 0.8 × bare? On that session's 2-core machine separately started processes differed by more than
- * this measures (docs/performance.md): repeat with FLOOR_MODES in another order (ratios are to the
+ * this measures (docs/performance-journal.md, session 9): repeat with FLOOR_MODES in another order (ratios are to the
  * first) before believing a figure. FLOOR_MODES picks servers (default: all four).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,7 +20,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { securityHeaders } from '../server/src/http/security-headers.js';
+import { securityHeaders } from '../../server/src/http/security-headers.js';
 
 const MODES = (process.env.FLOOR_MODES ?? 'bare,fastify,bare-heap,fastify-heap').split(',');
 const SECONDS = Number(process.env.FLOOR_SECONDS ?? 5);

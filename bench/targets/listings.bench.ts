@@ -1,6 +1,6 @@
 /**
  * Listings benchmark (`npm run bench`): seeds 100,000 listings, then through the real server
- * (its own process, as in production: bench/server-entry.ts) measures
+ * (its own process, as in production: bench/lib/server-entry.ts) measures
  *   - search latency p50/p95/p99 (mixed queries, without and with category/price filters),
  *   - filter latency p50/p95/p99 (GET /listings/filters, bucket and category mixes),
  *   - section B latency: search + condition + course code + price sort (features.md §B),
@@ -23,14 +23,12 @@
  * Cost curve (`npm run bench:curve`): BENCH_CURVE=10000,100000,1000000 runs each size in turn
  * (latency, index build, RSS; no throughput) and writes the "## Cost curve" section instead.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   PRICE_BUCKETS,
   bucketsToRange,
@@ -41,18 +39,27 @@ import {
 } from '@campus/contract';
 import autocannon from 'autocannon';
 import Fuse from 'fuse.js';
-import { openDb, type Db } from '../server/src/db/connection.js';
-import { migrateToLatest } from '../server/src/db/migrate.js';
-import { TokenService } from '../server/src/http/tokens.js';
-import { createPgDatabase } from '../server/test/pg-database.js';
-import { seededRandom } from '../server/test/random.js';
+import { openDb, type Db } from '../../server/src/db/connection.js';
+import { migrateToLatest } from '../../server/src/db/migrate.js';
+import { TokenService } from '../../server/src/http/tokens.js';
+import { createPgDatabase } from '../../server/test/pg-database.js';
+import { seededRandom } from '../../server/test/random.js';
 import { FUZZY_SEARCH } from '@campus/contract';
-import { LiveSearchIndex } from '../server/src/listings/search/live-index.js';
-import { startAppServer } from './app-server.js';
-import { serverCommand } from './server-entry.js';
-import { BENCH_QUERIES, syntheticListings, type SyntheticListing } from './corpus.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { LiveSearchIndex } from '../../server/src/listings/search/live-index.js';
+import { startAppServer, type AppServer } from '../lib/app-server.js';
+import { startBareServer } from '../lib/bare.js';
+import { BENCH_QUERIES, syntheticListings, type SyntheticListing } from '../lib/corpus.js';
+import { reportMode, writeReport } from '../lib/report.js';
+import {
+  curveSection,
+  agreementText,
+  fmt,
+  section,
+  type Agreement,
+  type DialectResult,
+  type Percentiles,
+  type Throughput,
+} from './listings-report.js';
 const CURVE = process.env.BENCH_CURVE?.split(',').map((n) => Number(n.trim()));
 let LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
@@ -72,65 +79,11 @@ const SLOWEST = Number(process.env.BENCH_SLOWEST ?? 0);
 /** BENCH_READS=0 skips the read-throughput pairs (latency and agreement only). */
 const READS = process.env.BENCH_READS !== '0';
 
-interface Percentiles {
-  n: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
-
-interface Throughput {
-  path: string;
-  app: number;
-  bare: number;
-  /** Median of the per-pair ratios (each pair: app run, then bare run, back to back). */
-  ratio: number;
-  ratios: number[];
-  appP99: number;
-  bareP99: number;
-  bytes: number;
-}
-
-interface DialectResult {
-  dialect: string;
-  seedSeconds: number;
-  indexSeconds: number;
-  searchPlain: Percentiles;
-  searchFiltered: Percentiles;
-  filters: Percentiles;
-  /** Section B: search + condition + course code + price sort (features.md §B). */
-  searchSelling: Percentiles;
-  throughput: Throughput[];
-  rssMb: number;
-  listings: number;
-  /** Index build measured in the bench process on the same database (same code as the server). */
-  indexBuildSeconds: number;
-  indexHeapMb: number;
-  agreement?: Agreement;
-  load: string;
-}
-
-interface Agreement {
-  /** Mean share of Fuse.js's top 10 also in the app's top 10 (plain searches / with filters). */
-  plain: number;
-  filtered: number;
-  /** Rank by rank, the app's listing has the same Fuse.js score (equal scores may be listed in another order). */
-  plainScores: number;
-  filteredScores: number;
-  /** Queries whose top 10 is the same set. */
-  plainExact: number;
-  filteredExact: number;
-  queries: number;
-}
-
 function percentiles(samples: number[]): Percentiles {
   const s = [...samples].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0;
   return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s[s.length - 1] ?? 0 };
 }
-
-const fmt = (ms: number) => ms.toFixed(2);
 
 /** Course codes the synthetic books carry (about 1 in 40 books per code at 100k listings). */
 const BENCH_COURSES = Array.from({ length: 40 }, (_, i) =>
@@ -266,47 +219,12 @@ async function agreement(port: number, token: string, fuse: ReturnType<typeof fu
   return { share: share / urls.length, exact, scoreShare: scoreShare / urls.length };
 }
 
-function waitForListening(child: ChildProcess, pattern: RegExp): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = pattern.exec(out);
-      if (m) {
-        child.stdout?.off('data', onData);
-        resolve(Number(m[1]));
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (d: Buffer) => process.stderr.write(d));
-    child.once('exit', (code) => reject(new Error(`server exited early (${code}): ${out}`)));
-  });
-}
-
 /** BENCH_CPU_PROF=dir writes the server's CPU profile there (node --cpu-prof) when it stops. */
-function startApp(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+function startApp(env: Record<string, string>): Promise<AppServer> {
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
   return startAppServer({ jwtSecret: JWT_SECRET, env, nodeArgs: profile });
-}
-
-async function startBare(captureFile: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], {
-    cwd: root,
-    env: { ...process.env, BARE_RESPONSE: captureFile, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const port = await waitForListening(child, /listening (\d+)/);
-  return { child, port };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -396,18 +314,8 @@ async function cannon(port: number, url: string, token?: string): Promise<autoca
 async function throughput(appPort: number, token: string, url: string, workDir: string): Promise<Throughput> {
   const sample = await get(appPort, url, token);
   if (sample.status !== 200) throw new Error(`${url} -> ${sample.status}`);
-  // The same bytes: status, body and every header the app sent (security headers included), except
-  // the per-response ones node:http writes itself (date, connection, keep-alive) and the request id.
-  const skip = ['date', 'connection', 'keep-alive', 'x-request-id'];
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(sample.headers))
-    if (!skip.includes(k) && typeof v === 'string') headers[k] = v;
-  const captureFile = path.join(workDir, `capture-${randomBytes(4).toString('hex')}.json`);
-  writeFileSync(
-    captureFile,
-    JSON.stringify({ status: sample.status, headers, body: sample.body.toString('base64') }),
-  );
-  const bare = await startBare(captureFile);
+  // The same bytes: status, body and every header the app sent (lib/bare.ts).
+  const bare = await startBareServer(sample, workDir);
   try {
     // Warm both, then measure alternately: app, bare. Both get the same request (the student's
     // bearer token: the bare server parses that header too) and answer the same bytes.
@@ -448,7 +356,7 @@ async function throughput(appPort: number, token: string, url: string, workDir: 
       bytes: sample.body.length,
     };
   } finally {
-    await stop(bare.child);
+    await bare.stop();
   }
 }
 
@@ -465,7 +373,7 @@ async function runDialect(dialect: string): Promise<DialectResult | string> {
       return `PostgreSQL not reachable at ${PG_URL} (${(err as Error).message})`;
     }
   }
-  let app: { child: ChildProcess; port: number } | undefined;
+  let app: AppServer | undefined;
   try {
     const db = openDb({ databaseUrl, dataDir });
     await migrateToLatest(db);
@@ -559,7 +467,7 @@ async function runDialect(dialect: string): Promise<DialectResult | string> {
         queries: BENCH_QUERIES.length,
       };
       console.log(
-        `[${dialect}] top-10 agreement with Fuse.js (plain / with filters): ${agreementText(agreed)}`,
+        `[${dialect}] top-10 agreement with Fuse.js (plain / with filters): ${agreementText(agreed, FUSE_MAX)}`,
       );
     }
 
@@ -590,117 +498,10 @@ async function runDialect(dialect: string): Promise<DialectResult | string> {
       load,
     };
   } finally {
-    if (app) await stop(app.child);
+    await app?.stop();
     await dropDb?.();
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-function section(results: DialectResult[], skipped: string[]): string {
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  const lines = [
-    '## Listings',
-    '',
-    `Measured by \`npm run bench\` (bench/listings.bench.ts) on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${cpu}, Node ${process.version}.`,
-    `${LISTINGS.toLocaleString('en-US')} synthetic listings (bench/corpus.ts, ~10 % sold), the real server in its own process`,
-    `(${serverCommand()}, NODE_ENV=production), requests over loopback with a real bearer token.`,
-    `Latency: sequential requests, ${ROUNDS} rounds of ${BENCH_QUERIES.length} mixed queries (exact words, typos, multi-word,`,
-    'category words), measured at the client (includes HTTP, auth, JSON), after one untimed warm-up pass over every request',
-    'shape (plain, filtered with other random filters, filters alone). Throughput: autocannon,',
-    `${CONNECTIONS} connections, ${SECONDS} s per run; the app and a bare node:http server (given the same requests, token`,
-    'included, and answering the same bytes) run',
-    `back to back in ${REPEATS} pairs (alternating which goes first); the median pair's ratio is reported, with every pair's.`,
-    'Fuse.js agreement, first round of queries (plain / with filters): "same scores" = rank by rank, the app\'s listing',
-    "has the Fuse.js score (spec options, same unsold listings, same filters) of Fuse.js's listing at that rank;",
-    '"same listings" = share of Fuse.js\'s top 10 in the app\'s first page of 10. The corpus repeats templated titles,',
-    'so many listings tie; among equal scores Fuse.js lists the oldest first and the app the newest.',
-    '',
-    '| database | search p50 / p95 / p99 (ms) | search + filters p50 / p95 / p99 (ms) | filters alone p50 / p95 / p99 (ms) | top-10 agreement with Fuse.js (plain / filters; same set) | seed | index build | server RSS | load avg (1/5/15) |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...results.map(
-      (r) =>
-        `| ${r.dialect} | ${fmt(r.searchPlain.p50)} / ${fmt(r.searchPlain.p95)} / ${fmt(r.searchPlain.p99)} | ${fmt(r.searchFiltered.p50)} / ${fmt(r.searchFiltered.p95)} / ${fmt(r.searchFiltered.p99)} | ${fmt(r.filters.p50)} / ${fmt(r.filters.p95)} / ${fmt(r.filters.p99)} | ${agreementText(r.agreement)} | ${r.seedSeconds.toFixed(1)} s | ${r.indexBuildSeconds.toFixed(2)} s | ${r.rssMb.toFixed(0)} MB | ${r.load} |`,
-    ),
-    '',
-    'Section B shapes (features.md §B), the same rounds: a third search + 1–2 conditions, a third search within one course',
-    'code, a third browse by course code + condition; every one sorted by price (ascending or descending at random).',
-    '~80 % of goods carry a condition, ~70 % of books one of 40 course codes.',
-    '',
-    '| database | search + condition + course code + price sort p50 / p95 / p99 / max (ms) |',
-    '|---|---|',
-    ...results.map(
-      (r) =>
-        `| ${r.dialect} | ${fmt(r.searchSelling.p50)} / ${fmt(r.searchSelling.p95)} / ${fmt(r.searchSelling.p99)} / ${fmt(r.searchSelling.max)} |`,
-    ),
-    '',
-    '| database | endpoint | app req/s | bare node:http req/s | ratio (median) | every pair | app p99 (ms) | bare p99 (ms) | body bytes |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...results.flatMap((r) =>
-      r.throughput.map(
-        (x) =>
-          `| ${r.dialect} | \`${x.path.replace(/\d+$/, '{id}')}\` | ${x.app.toFixed(0)} | ${x.bare.toFixed(0)} | ${x.ratio.toFixed(2)} | ${x.ratios.map((v) => v.toFixed(2)).join(', ')} | ${x.appP99} | ${x.bareP99} | ${x.bytes} |`,
-      ),
-    ),
-    '',
-    `Machine load average when the run ended: ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' / ')} (1 / 5 / 15 min; other processes share the 2 cores).`,
-    '"index build": the search index built from the database by the server\'s code (LiveSearchIndex.warm), timed in the',
-    'benchmark process on the same database; "server RSS": the server process after the latency runs.',
-    '',
-    'Targets (issue 13): search + filters p95 ≤ 10 ms at 100k on both databases; reads ≥ 0.8 × bare node:http.',
-    ...(skipped.length ? ['', `Skipped: ${skipped.join('; ')}.`] : []),
-    '',
-    'Reproduce: `npm run bench` (shorter: `BENCH_SECONDS=3 BENCH_ROUNDS=2 npm run bench`; one database: `BENCH_DIALECTS=sqlite`).',
-    '',
-  ];
-  return lines.join('\n');
-}
-
-function agreementText(a: Agreement | undefined): string {
-  if (!a) return `not computed (over ${FUSE_MAX.toLocaleString('en-US')})`;
-  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
-  return `same scores ${pct(a.plainScores)} / ${pct(a.filteredScores)}; same listings ${pct(a.plain)} / ${pct(a.filtered)} (identical sets ${a.plainExact}/${a.queries}, ${a.filteredExact}/${a.queries})`;
-}
-
-function curveSection(results: DialectResult[]): string {
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  return [
-    '## Cost curve',
-    '',
-    `Measured by \`npm run bench:curve\` (bench/listings.bench.ts with BENCH_CURVE=${CURVE?.join(',')}) on ${new Date().toISOString().slice(0, 10)}:`,
-    `${os.cpus().length} × ${cpu}, Node ${process.version}, ${ROUNDS} rounds of ${BENCH_QUERIES.length} queries per size, the server in its own process as above.`,
-    '',
-    '| listings | database | search p50 / p95 (ms) | search + filters p50 / p95 (ms) | filters alone p95 (ms) | index build | index heap | server RSS | Fuse.js top-10 agreement | load avg |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-    ...results.map(
-      (r) =>
-        `| ${r.listings.toLocaleString('en-US')} | ${r.dialect} | ${fmt(r.searchPlain.p50)} / ${fmt(r.searchPlain.p95)} | ${fmt(r.searchFiltered.p50)} / ${fmt(r.searchFiltered.p95)} | ${fmt(r.filters.p95)} | ${r.indexBuildSeconds.toFixed(1)} s | ${r.indexHeapMb.toFixed(0)} MB | ${r.rssMb.toFixed(0)} MB | ${agreementText(r.agreement)} | ${r.load} |`,
-    ),
-    '',
-  ].join('\n');
-}
-
-/** Replaces (or appends) the `heading` section of docs/performance.md, leaving others alone. */
-function writeSection(text: string, heading = '## Listings'): void {
-  const file = path.join(root, 'docs', 'performance.md');
-  let doc = '';
-  try {
-    doc = readFileSync(file, 'utf8');
-  } catch {
-    doc =
-      "# Performance\n\nFigures measured on this project's machines; each section names the command that produced it.\n\n";
-  }
-  const start = doc.indexOf(`${heading}\n`);
-  if (start === -1) {
-    doc = `${doc.replace(/\n*$/, '\n\n')}${text}`;
-  } else {
-    const rest = doc.slice(start + 1);
-    const next = rest.search(/\n## /);
-    doc = doc.slice(0, start) + text + (next === -1 ? '' : rest.slice(next + 1));
-  }
-  writeFileSync(file, doc);
 }
 
 const results: DialectResult[] = [];
@@ -716,7 +517,16 @@ for (const size of CURVE ?? [LISTINGS]) {
   }
 }
 agent.destroy();
-const text = CURVE ? curveSection(results) : section(results, skipped);
-console.log(`\n${text}`);
-if (process.env.BENCH_WRITE !== '0' && results.length > 0)
-  writeSection(text, CURVE ? '## Cost curve' : '## Listings');
+const settings = {
+  listings: LISTINGS,
+  rounds: ROUNDS,
+  connections: CONNECTIONS,
+  seconds: SECONDS,
+  repeats: REPEATS,
+  fuseMax: FUSE_MAX,
+  curve: CURVE,
+};
+const text = CURVE ? curveSection(results, settings) : section(results, skipped, settings);
+// BENCH_WRITE=0: printed only. Nothing to file when every database was skipped.
+if (results.length > 0) writeReport(CURVE ? 'curve' : 'listings', text, { mode: reportMode('BENCH_WRITE') });
+else console.log(`\n${text}`);
