@@ -1,7 +1,8 @@
 /**
  * What an abusive client costs the server (`npm run bench:abuse`), for a before/after of the
  * hardening: runs the app of a checkout in its own process (abuse-costs-server.ts; SQLite,
- * NODE_ENV=production, a real SMTP capture, HTTP rate limits raised) and measures
+ * NODE_ENV=production, a real SMTP capture, HTTP rate limits and the daily listing cap raised) and
+ * measures
  *   - hotcache: resident memory of the server before and after 20,000 requests
  *     `GET /listings/recent?limit=100&junk=N` (100 listings stored, 8 keep-alive connections);
  *   - forgot: `POST /public/password/forgot` answer time, a verified address vs an
@@ -57,6 +58,8 @@ async function startServer(smtpUrl: string): Promise<Server> {
       JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
       ALLOWED_EMAIL_DOMAINS: 'msu.edu',
       LOG_LEVEL: 'warn',
+      // hotcache stores 100 listings of one student: the daily cap (20) raised like the rate limits.
+      DAILY_LISTINGS_MAX: '1000',
       DATABASE_URL: '',
       REDIS_URL: '',
     },

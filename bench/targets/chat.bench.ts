@@ -172,7 +172,6 @@ function startServer(env: Record<string, string>): Promise<ServerProcess> {
     env: { WEB_DIST: '/nonexistent', ...env },
     nodeArgs: serverNodeArgs(),
     stdout: 'inherit',
-    timeoutMs: 30_000,
   });
 }
 
