@@ -17,7 +17,7 @@ const ROUNDS = Number(process.env.MICRO_ROUNDS ?? 5);
 const SLOWEST = Number(process.env.MICRO_SLOWEST ?? 8);
 const LIMIT = 21;
 
-/** The benchmark's random filters (listings.bench.ts filterParams), as index filters. */
+/** The benchmark's random filters (targets/listings.bench.ts filterParams), as index filters. */
 function randomFilters(rand: () => number): SearchFilters {
   const categories: Category[] = [];
   const nCats = Math.floor(rand() * 3);

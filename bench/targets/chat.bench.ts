@@ -26,16 +26,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Client, type IMessage } from '@stomp/stompjs';
-import WebSocket from 'ws';
+import type { Client, IMessage } from '@stomp/stompjs';
 import { openDb } from '../../server/src/db/connection.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { TokenService } from '../../server/src/http/tokens.js';
 import { createPgDatabase } from '../../server/test/pg-database.js';
 import { startAppServer } from '../lib/app-server.js';
 import { startScript } from '../lib/processes.js';
-import { commandLine, measuredOn, reportMode, writeReport } from '../lib/report.js';
-import { serverCommand } from '../lib/server-entry.js';
+import { reportMode, writeReport } from '../lib/report.js';
+import { connectClient, inBatches, type Peer } from './chat-clients.js';
+import { report, table, type Result } from './chat-report.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_CHAT_SECONDS ?? 60);
@@ -46,35 +46,6 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
 const WARMUP_SECONDS = Math.min(5, Math.max(1, Math.round(SECONDS / 10)));
 const JWT_SECRET = randomBytes(32).toString('hex');
-
-interface Result {
-  mode: string;
-  processes: number;
-  database: string;
-  clients: number;
-  rate: number;
-  seconds: number;
-  sent: number;
-  delivered: number;
-  lost: number;
-  errors: number;
-  disconnects: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  achievedRate: number;
-  rssPerConnectionKiB: number;
-  rssBeforeMiB: number;
-  rssAfterMiB: number;
-  benchLoopP99: number;
-  /** Server CPU time (all its processes, user + system) per delivered message, in ms. */
-  serverCpuMsPerMessage: number;
-  /** Server CPU use over the measured window, percent of one core. */
-  serverCpuPercent: number;
-  /** The machine's 1-minute load average around the measured window (other work included). */
-  loadAverage: number;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -181,56 +152,6 @@ function serverNodeArgs(): string[] {
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CHAT_CPU_PROF}`]
     : [];
   return [...profile, ...(process.env.BENCH_CHAT_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
-}
-
-interface Peer {
-  client: Client;
-  userId: number;
-}
-
-/**
- * Each student connects from its own loopback address (127.0.x.y), as students do from their own
- * phones: the server's per-IP cap on sockets that have not sent CONNECT yet stays on.
- */
-function connectClient(port: number, token: string, index: number): Promise<Client> {
-  const localAddress = `127.0.${Math.floor(index / 250) + 1}.${(index % 250) + 1}`;
-  return new Promise((resolve, reject) => {
-    const client = new Client({
-      webSocketFactory: () =>
-        new WebSocket(`ws://127.0.0.1:${port}/ws`, ['v12.stomp', 'v11.stomp', 'v10.stomp'], {
-          localAddress,
-        }),
-      connectHeaders: { Authorization: `Bearer ${token}` },
-      reconnectDelay: 0,
-      heartbeatIncoming: 10_000,
-      heartbeatOutgoing: 10_000,
-      debug: () => {},
-    });
-    const timer = setTimeout(() => reject(new Error('connect timeout')), 30_000);
-    client.onConnect = () => {
-      clearTimeout(timer);
-      resolve(client);
-    };
-    client.onStompError = (f) => {
-      clearTimeout(timer);
-      reject(new Error(f.headers['message']));
-    };
-    client.onWebSocketError = () => {
-      clearTimeout(timer);
-      reject(new Error('websocket error'));
-    };
-    client.activate();
-  });
-}
-
-async function inBatches<T>(count: number, size: number, make: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = [];
-  for (let start = 0; start < count; start += size) {
-    const batch = [];
-    for (let i = start; i < Math.min(count, start + size); i++) batch.push(make(i));
-    out.push(...(await Promise.all(batch)));
-  }
-  return out;
 }
 
 type Mode = 'baseline' | 'single' | 'redis';
@@ -427,53 +348,6 @@ async function run(mode: Mode): Promise<Result> {
   }
 }
 
-const LABELS: Record<string, string> = {
-  baseline: 'baseline: bare relay, no app',
-  single: 'app, one process',
-  redis: 'app, two processes via Redis',
-};
-
-function table(results: Result[]): string {
-  const lines = [
-    '| run | database | clients | rate (msg/s) | duration | sent | lost | p50 | p95 | p99 | max | server CPU per message | server RSS per connection | load avg |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-  ];
-  for (const r of results) {
-    lines.push(
-      `| ${LABELS[r.mode]} | ${r.database} | ${r.clients} | ${r.achievedRate} (target ${r.rate}) | ${r.seconds} s | ${r.sent} | ${r.lost} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${r.serverCpuMsPerMessage} ms (${r.serverCpuPercent}% of a core) | ${r.rssPerConnectionKiB} KiB (${r.rssBeforeMiB} → ${r.rssAfterMiB} MiB) | ${r.loadAverage} |`,
-    );
-  }
-  return lines.join('\n');
-}
-
-/** The report: the run's figures, between the doc's chat markers with BENCH_DOC=1 (lib/report.ts). */
-function report(results: Result[], skipped: string[]): string {
-  const single = results.find((r) => r.mode === 'single');
-  const verdict = single
-    ? `Budget (design §6): p99 under 50 ms on one process and 0 lost — ${single.p99 < 50 && single.lost === 0 ? '**met**' : '**not met**'} (p99 ${single.p99} ms, lost ${single.lost}).`
-    : '';
-  return [
-    measuredOn(
-      commandLine('bench:chat', [
-        'BENCH_CHAT_',
-        'BENCH_DATABASE_URL',
-        'BENCH_REDIS_URL',
-        'BENCH_SERVER',
-        'TEST_',
-      ]),
-    ),
-    `${CLIENTS} stock \`@stomp/stompjs\` clients in buyer/seller pairs (heart-beats 10 s both ways), each pair one room; ` +
-      `latency is send → the peer's MESSAGE, measured in the client process. ` +
-      `The server runs as its own process (${serverCommand()}, NODE_ENV=production); in the two-process run every pair has its buyer on process A and its seller on process B, so every message crosses Redis pub/sub. ` +
-      `${WARMUP_SECONDS} s warm-up not counted.`,
-    '',
-    table(results),
-    '',
-    verdict,
-    ...(skipped.length ? ['', `Skipped: ${skipped.join('; ')}.`] : []),
-  ].join('\n');
-}
-
 async function main(): Promise<void> {
   const results: Result[] = [];
   const skipped: string[] = [];
@@ -491,7 +365,9 @@ async function main(): Promise<void> {
   }
   // BENCH_CHAT_WRITE=0: printed only.
   if (results.length > 0)
-    writeReport('chat', report(results, skipped), { mode: reportMode('BENCH_CHAT_WRITE') });
+    writeReport('chat', report(results, skipped, { clients: CLIENTS, warmupSeconds: WARMUP_SECONDS }), {
+      mode: reportMode('BENCH_CHAT_WRITE'),
+    });
   else console.log(table(results));
   const single = results.find((r) => r.mode === 'single');
   if (results.some((r) => r.lost > 0) || (single && single.p99 >= 50)) process.exitCode = 1;

@@ -16,40 +16,42 @@
  * Environment: BENCH_LISTINGS (100000), BENCH_SECONDS per autocannon run (10),
  * BENCH_CONNECTIONS (16), BENCH_ROUNDS of the latency query mix (5), BENCH_REPEATS of each
  * app/bare throughput pair (3, the median ratio is reported), BENCH_DIALECTS (sqlite,postgres),
- * BENCH_WRITE=0 to leave docs/performance.md alone, BENCH_READS=0 to skip the throughput pairs,
+ * BENCH_WRITE=0 to print only, BENCH_READS=0 to skip the throughput pairs,
  * BENCH_SLOWEST=N to print the N slowest requests of each latency mix, BENCH_CPU_PROF=dir for
- * the server's CPU profile.
+ * the server's CPU profile, BENCH_FUSE_MAX (100000: no Fuse.js agreement above this size).
+ * The figures are printed and saved to bench/results/listings.md; BENCH_DOC=1 also puts them
+ * between the listings markers of docs/performance.md (lib/report.ts).
  *
  * Cost curve (`npm run bench:curve`): BENCH_CURVE=10000,100000,1000000 runs each size in turn
- * (latency, index build, RSS; no throughput) and writes the "## Cost curve" section instead.
+ * (latency, index build, RSS; no throughput) and reports as `curve` instead.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  PRICE_BUCKETS,
-  bucketsToRange,
-  type Category,
-  CATEGORIES,
-  CONDITIONS,
-  conditionApplies,
-} from '@campus/contract';
+import { CONDITIONS, conditionApplies } from '@campus/contract';
 import autocannon from 'autocannon';
-import Fuse from 'fuse.js';
 import { openDb, type Db } from '../../server/src/db/connection.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { TokenService } from '../../server/src/http/tokens.js';
 import { createPgDatabase } from '../../server/test/pg-database.js';
 import { seededRandom } from '../../server/test/random.js';
-import { FUZZY_SEARCH } from '@campus/contract';
 import { LiveSearchIndex } from '../../server/src/listings/search/live-index.js';
 import { startAppServer, type AppServer } from '../lib/app-server.js';
 import { startBareServer } from '../lib/bare.js';
 import { BENCH_QUERIES, syntheticListings, type SyntheticListing } from '../lib/corpus.js';
 import { reportMode, writeReport } from '../lib/report.js';
+import {
+  BENCH_COURSES,
+  agent,
+  agreement,
+  filterParams,
+  fuseOver,
+  get,
+  sellingParams,
+  type Unsold,
+} from './listings-queries.js';
 import {
   curveSection,
   agreementText,
@@ -85,16 +87,10 @@ function percentiles(samples: number[]): Percentiles {
   return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s[s.length - 1] ?? 0 };
 }
 
-/** Course codes the synthetic books carry (about 1 in 40 books per code at 100k listings). */
-const BENCH_COURSES = Array.from({ length: 40 }, (_, i) =>
-  ['CSE', 'MTH', 'PHY', 'CEM', 'ECON', 'PSY', 'BS', 'STT'][i % 8]!.concat(String(101 + i * 7)),
-);
-
 interface Seeded {
   tokens: string[];
   someId: number;
-  /** Unsold listings with their ids, in id order (what the search covers). */
-  unsold: Array<SyntheticListing & { id: number }>;
+  unsold: Unsold;
 }
 
 async function seed(db: Db): Promise<Seeded> {
@@ -165,95 +161,12 @@ async function seed(db: Db): Promise<Seeded> {
   };
 }
 
-/** Fuse.js over the same unsold listings with the spec's options; scores do not depend on the rest. */
-function fuseOver(docs: Seeded['unsold']): Fuse<Seeded['unsold'][number]> {
-  return new Fuse(docs, {
-    keys: FUZZY_SEARCH.keys.map((key) => ({ name: key.name, weight: key.weight })),
-    threshold: FUZZY_SEARCH.threshold,
-    ignoreLocation: FUZZY_SEARCH.ignoreLocation,
-  });
-}
-
-/**
- * Top-10 agreement: for each URL, the share of Fuse.js's ten best (after the URL's category and
- * price filters) that the app's first page of ten also holds. Ties at the tenth place can differ
- * (Fuse.js keeps insertion order among equal scores, the app puts the newest first).
- */
-async function agreement(port: number, token: string, fuse: ReturnType<typeof fuseOver>, urls: string[]) {
-  let share = 0;
-  let exact = 0;
-  let scoreShare = 0;
-  for (const url of urls) {
-    const u = new URL(url, 'http://x');
-    const cats = u.searchParams.getAll('categories');
-    const min = u.searchParams.has('priceMin') ? Number(u.searchParams.get('priceMin')) * 100 : -Infinity;
-    const max = u.searchParams.has('priceMax') ? Number(u.searchParams.get('priceMax')) * 100 : Infinity;
-    const query = (u.searchParams.get('query') ?? '').trim().replace(/\s+/g, ' ');
-    const matches = fuse
-      .search(query)
-      .filter(
-        (r) =>
-          (cats.length === 0 || cats.includes(r.item.category)) &&
-          r.item.priceCents >= min &&
-          r.item.priceCents <= max,
-      );
-    const scoreOf = new Map(matches.map((r) => [r.item.id, r.score ?? 0]));
-    const top = matches.slice(0, 10);
-    const theirs = top.map((r) => r.item.id);
-    u.searchParams.set('limit', '10');
-    const res = await get(port, `${u.pathname}?${u.searchParams}`, token);
-    const body = JSON.parse(res.body.toString()) as
-      { listings?: Array<{ id: number }> } | Array<{ id: number }>;
-    const ourList = (Array.isArray(body) ? body : (body.listings ?? [])).map((l) => l.id);
-    const ours = new Set(ourList);
-    const common = theirs.filter((id) => ours.has(id)).length;
-    // Tie-aware: rank by rank, the app's listing has the Fuse.js score of Fuse.js's listing there.
-    const sameScore = top.filter((r, rank) => {
-      const mine = scoreOf.get(ourList[rank] ?? -1);
-      return mine !== undefined && Math.abs(mine - (r.score ?? 0)) < 1e-9;
-    }).length;
-    scoreShare += top.length === 0 ? (ourList.length === 0 ? 1 : 0) : sameScore / top.length;
-    share += theirs.length === 0 ? (ours.size === 0 ? 1 : 0) : common / theirs.length;
-    if (common === theirs.length && ours.size === theirs.length) exact += 1;
-  }
-  return { share: share / urls.length, exact, scoreShare: scoreShare / urls.length };
-}
-
 /** BENCH_CPU_PROF=dir writes the server's CPU profile there (node --cpu-prof) when it stops. */
 function startApp(env: Record<string, string>): Promise<AppServer> {
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
   return startAppServer({ jwtSecret: JWT_SECRET, env, nodeArgs: profile });
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-function get(
-  port: number,
-  url: string,
-  token: string,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = http.request(
-      { host: '127.0.0.1', port, path: url, agent, headers: { authorization: `Bearer ${token}` } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks),
-            ms: performance.now() - started,
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 async function latency(port: number, token: string, urls: string[], label?: string): Promise<Percentiles> {
@@ -271,35 +184,6 @@ async function latency(port: number, token: string, urls: string[], label?: stri
       console.log(`  [${label}] ${fmt(t.ms)} ms ${decodeURIComponent(t.url)}`);
   }
   return percentiles(samples);
-}
-
-function filterParams(rand: () => number): string {
-  const p = new URLSearchParams();
-  const nCats = Math.floor(rand() * 3);
-  for (let i = 0; i < nCats; i += 1)
-    p.append('categories', CATEGORIES[Math.floor(rand() * CATEGORIES.length)] as Category);
-  const buckets = PRICE_BUCKETS.filter(() => rand() < 0.35).map((b) => b.id);
-  const range = bucketsToRange(buckets);
-  if (range.priceMin !== undefined) p.set('priceMin', String(range.priceMin));
-  if (range.priceMax !== undefined) p.set('priceMax', String(range.priceMax));
-  if (p.toString() === '') p.append('categories', 'BOOKS');
-  return p.toString();
-}
-
-/**
- * Section B request shapes: a search with one or two conditions, a search within a course, and
- * browse by course + condition, each sorted by price (ascending or descending).
- */
-function sellingParams(rand: () => number, shape: number): string {
-  const p = new URLSearchParams();
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)] as T;
-  if (shape !== 1) {
-    p.append('conditions', pick(CONDITIONS));
-    if (rand() < 0.5) p.append('conditions', pick(CONDITIONS));
-  }
-  if (shape !== 0) p.set('courseCode', pick(BENCH_COURSES));
-  p.set('sort', rand() < 0.5 ? 'price_asc' : 'price_desc');
-  return p.toString();
 }
 
 async function cannon(port: number, url: string, token?: string): Promise<autocannon.Result> {
