@@ -11,16 +11,16 @@
  *
  * The question of session 9: does the framework, or the process's size, keep `/listing/{id}` under
  * 0.8 × bare? On that session's 2-core machine separately started processes differed by more than
- * this measures (docs/performance.md): repeat with FLOOR_MODES in another order (ratios are to the
+ * this measures (docs/performance-journal.md, session 9): repeat with FLOOR_MODES in another order (ratios are to the
  * first) before believing a figure. FLOOR_MODES picks servers (default: all four).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { securityHeaders } from '../server/src/http/security-headers.js';
+import { securityHeaders } from '../../server/src/http/security-headers.js';
+import { startScript } from '../lib/processes.js';
 
 const MODES = (process.env.FLOOR_MODES ?? 'bare,fastify,bare-heap,fastify-heap').split(',');
 const SECONDS = Number(process.env.FLOOR_SECONDS ?? 5);
@@ -28,7 +28,13 @@ const ROUNDS = Number(process.env.FLOOR_ROUNDS ?? 5);
 const URL_PATH = '/listing/1950';
 const AUTH = { authorization: `Bearer ${'t'.repeat(200)}` };
 
-function serve(mode: string, port: number): void {
+/** Prints `listening <port>` once it accepts connections (lib/processes.ts startScript). */
+function announce(server: { address(): unknown }): void {
+  const address = server.address() as { port: number } | null;
+  process.stdout.write(`listening ${address?.port ?? ''}\n`);
+}
+
+function serve(mode: string): void {
   const body = Buffer.from(JSON.stringify({ id: 1950, title: 'x'.repeat(380), savedByMe: false }));
   // The app's own security headers, as production sends them.
   const security = { ...securityHeaders(true, 'https://market.example.edu') };
@@ -49,7 +55,7 @@ function serve(mode: string, port: number): void {
       res.end(body);
     });
     server.keepAliveTimeout = 72_000;
-    server.listen(port, '127.0.0.1');
+    server.listen(0, '127.0.0.1', () => announce(server));
     return;
   }
   const app = Fastify({ genReqId: () => `r-${(seq += 1).toString(36)}` });
@@ -65,7 +71,7 @@ function serve(mode: string, port: number): void {
   app.get('/listing/:id', (_request, reply) => {
     reply.type('application/json; charset=utf-8').send(body);
   });
-  void app.listen({ port, host: '127.0.0.1' });
+  void app.listen({ port: 0, host: '127.0.0.1' }).then(() => announce(app.server));
 }
 
 function cpuTicks(pid: number): number {
@@ -76,17 +82,14 @@ function cpuTicks(pid: number): number {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
-  const servers = MODES.map((mode, i) => {
-    const port = 41_000 + i + Math.floor(Math.random() * 1000) * 10;
-    const child: ChildProcess = spawn(
-      process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), mode, String(port)],
-      { stdio: 'inherit' },
-    );
-    return { mode, port, child };
-  });
+  // Each server listens once its heap is built, so the first measurement never overlaps the build.
+  const servers = await Promise.all(
+    MODES.map(async (mode) => ({
+      mode,
+      ...(await startScript(fileURLToPath(import.meta.url), { args: [mode] })),
+    })),
+  );
   try {
-    await new Promise((resolve) => setTimeout(resolve, 3000)); // start-up and the heap's build
     const run = (port: number, duration: number) =>
       autocannon({ url: `http://127.0.0.1:${port}${URL_PATH}`, connections: 16, duration, headers: AUTH });
     for (const s of servers) await run(s.port, 2); // warm-up
@@ -109,9 +112,9 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    for (const s of servers) s.child.kill('SIGTERM');
+    await Promise.all(servers.map((s) => s.stop()));
   }
 }
 
-if (process.argv[2]) serve(process.argv[2], Number(process.argv[3]));
+if (process.argv[2]) serve(process.argv[2]);
 else await main();

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:web`: Lighthouse on every main page of the production build, as a phone on a slow
- * network would see it (issue 13).
+ * network would see it.
  *
  * - Builds the web app (skip with BENCH_SKIP_BUILD=1), seeds the demo data into a fresh DATA_DIR
  *   (`npm run seed:demo`), starts the real server (NODE_ENV=production) and waits until the photos'
@@ -15,11 +15,14 @@
  *   accessibility, best practices, and the JavaScript the visit downloaded (bytes on the wire,
  *   Brotli as the server sends it; requests).
  *
+ * Prints the table and saves it to bench/results/web.md; BENCH_DOC=1 also puts it between the web
+ * markers of docs/performance.md (lib/report.ts).
+ *
  * BENCH_TRACES=dir keeps each run's trace with CPU samples (for finding what a long task runs).
  * BENCH_PAGES=/,/dashboard limits the pages; BENCH_PORT (3190) the port; BENCH_REPORTS=dir keeps
  * every run's full Lighthouse report (JSON) there.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,10 +31,11 @@ import Database from 'better-sqlite3';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { WebSocket } from 'ws';
-import { DEMO_PASSWORD } from '../server/src/seed/data.js';
-import { serverArgs } from './server-entry.js';
+import { DEMO_PASSWORD } from '../../server/src/seed/data.js';
+import { productionEnv, startAppServer, type AppServer } from '../lib/app-server.js';
+import { repoRoot as ROOT } from '../lib/paths.js';
+import { commandLine, measuredOn, writeReport } from '../lib/report.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
 const BASE = `http://localhost:${PORT}`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -219,32 +223,31 @@ async function main(): Promise<void> {
   const env = { ...process.env };
   if (!process.env.BENCH_SKIP_BUILD) run('npm', ['run', 'build', '-w', 'web'], env);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-web-'));
-  const serverEnv: NodeJS.ProcessEnv = {
+  // The browser's origin is localhost (the token cookie and the CSP name it); SQLite, whatever
+  // database this shell points at, so the demo seed and the server share DATA_DIR's database.
+  const jwtSecret = 'bench-web-secret-0123456789-0123456789';
+  const appEnv = { DATA_DIR: dataDir, ALLOWED_EMAIL_DOMAINS: DOMAIN };
+  const unset = ['DATABASE_URL', 'REDIS_URL'];
+  const seedEnv: NodeJS.ProcessEnv = {
     ...env,
-    DATA_DIR: dataDir,
-    PORT: String(PORT),
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    ALLOWED_EMAIL_DOMAINS: DOMAIN,
-    // Production refuses to start without a mail server; nothing in these runs sends mail.
-    SMTP_URL: 'smtp://127.0.0.1:9',
-    JWT_SECRET: 'bench-web-secret-0123456789-0123456789',
+    ...appEnv,
+    ...productionEnv({ jwtSecret, port: PORT, host: 'localhost' }),
   };
-  delete serverEnv.DATABASE_URL;
-  delete serverEnv.REDIS_URL;
-  run('npx', ['tsx', 'server/src/seed/demo.ts'], serverEnv);
-  let server: ChildProcess | null = spawn(process.execPath, serverArgs(), {
-    cwd: ROOT,
-    env: serverEnv,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const stop = () => {
-    server?.kill('SIGTERM');
-    server = null;
-  };
-  process.on('exit', stop);
+  for (const name of unset) delete seedEnv[name];
+  run('npx', ['tsx', 'server/src/seed/demo.ts'], seedEnv);
+  let server: AppServer | null = null;
+  // Also on an abrupt exit: no server left holding the port.
+  process.on('exit', () => server?.child.kill('SIGTERM'));
   try {
-    await waitFor(async () => (await fetch(`${BASE}/healthz`)).ok, 'the server');
+    server = await startAppServer({
+      jwtSecret,
+      port: PORT,
+      host: 'localhost',
+      env: appEnv,
+      unset,
+      stdout: 'inherit',
+      timeoutMs: 300_000,
+    });
     // The demo photos' AVIF/WebP variants are made by the server's job worker; measure once they exist.
     const db = new Database(path.join(dataDir, 'market.db'), { readonly: true, fileMustExist: true });
     const started = Date.now();
@@ -309,14 +312,13 @@ async function main(): Promise<void> {
       );
     }
 
-    const load = (await import('node:os')).loadavg().map((n) => n.toFixed(1));
-    console.log(
-      `\nLighthouse 12 (mobile preset: Slow 4G, 4x CPU, simulated), median of ${RUNS} runs by performance, cold cache each; load average at the end ${load.join(' / ')}.\n`,
-    );
-    console.log(
+    const report = [
+      measuredOn(commandLine('bench:web', ['BENCH_', 'CHROME_PATH'])),
+      `Lighthouse 12 (mobile preset: Slow 4G, 4x CPU, simulated), median of ${RUNS} runs by performance, cold cache each.`,
+      '',
       '| page | performance | LCP | CLS | TBT | FCP | accessibility | best practices | JS downloaded (requests) |',
-    );
-    console.log('|---|---|---|---|---|---|---|---|---|');
+      '|---|---|---|---|---|---|---|---|---|',
+    ];
     let met = true;
     for (const [page, m] of rows) {
       const ok =
@@ -326,18 +328,19 @@ async function main(): Promise<void> {
         m.accessibility >= TARGETS.accessibility &&
         m.bestPractices >= TARGETS.bestPractices;
       met &&= ok;
-      console.log(
+      report.push(
         `| \`${page.replace(/\/\d+$/, '/:id').replace(/\/chat\/.+$/, '/chat/:room')}\` | ${m.performance} | ${(m.lcp / 1000).toFixed(2)} s | ${m.cls.toFixed(3)} | ${Math.round(m.tbt)} ms | ${(m.fcp / 1000).toFixed(2)} s | ${m.accessibility} | ${m.bestPractices} | ${(m.jsBytes / 1000).toFixed(1)} KB (${m.jsRequests}) |`,
       );
     }
-    for (const [page, m] of rows) {
-      for (const finding of m.findings) console.log(`${page}: ${finding}`);
-    }
-    console.log(
-      `\nTargets: performance ≥ ${TARGETS.performance}, LCP ≤ ${TARGETS.lcpMs / 1000} s, CLS ${TARGETS.cls}, accessibility ${TARGETS.accessibility}, best practices ${TARGETS.bestPractices}: ${met ? 'met on every page' : 'NOT met on every page'}.`,
+    const findings = rows.flatMap(([page, m]) => m.findings.map((finding) => `- ${page}: ${finding}`));
+    report.push(
+      ...(findings.length ? ['', ...findings] : []),
+      '',
+      `Targets: performance ≥ ${TARGETS.performance}, LCP ≤ ${TARGETS.lcpMs / 1000} s, CLS ${TARGETS.cls}, accessibility ${TARGETS.accessibility}, best practices ${TARGETS.bestPractices}: ${met ? 'met on every page' : 'NOT met on every page'}.`,
     );
+    writeReport('web', report.join('\n'));
   } finally {
-    stop();
+    await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

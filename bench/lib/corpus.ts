@@ -3,7 +3,7 @@
  * category, drawn from a seeded PRNG so every run measures the same corpus.
  */
 import { CATEGORIES, type Category } from '@campus/contract';
-import { seededRandom } from '../server/test/random.js';
+import { seededRandom } from '../../server/test/random.js';
 
 export interface SyntheticListing {
   name: string;

@@ -1,18 +1,19 @@
 /**
- * Issue 8 before/after figures (`npm run bench:issue8`): runs the app of a checkout in its own
- * process (bench/issue8-server.ts; SQLite, NODE_ENV=production, a real SMTP capture, HTTP rate
- * limits raised) and measures
- *   - hotcache (item 11): resident memory of the server before and after 20,000 requests
+ * What an abusive client costs the server (`npm run bench:abuse`), for a before/after of the
+ * hardening: runs the app of a checkout in its own process (abuse-costs-server.ts; SQLite,
+ * NODE_ENV=production, a real SMTP capture, HTTP rate limits and the daily listing cap raised) and
+ * measures
+ *   - hotcache: resident memory of the server before and after 20,000 requests
  *     `GET /listings/recent?limit=100&junk=N` (100 listings stored, 8 keep-alive connections);
- *   - forgot (item 6): `POST /public/password/forgot` answer time, a verified address vs an
+ *   - forgot: `POST /public/password/forgot` answer time, a verified address vs an
  *     unknown one, alternated, sequential;
- *   - stall (item 10): N STOMP sessions of one student subscribed to `/user/queue/chats` while
+ *   - stall: N STOMP sessions of one student subscribed to `/user/queue/chats` while
  *     another student sends them 30 messages (one every 100 ms, within the SEND limit); a separate
  *     process polls `/healthz` every 20 ms and reports its slowest answer.
  *
  * "Before" = the same script against a checkout of the seed commit:
  *   git worktree add /tmp/seed b8966b9 && cp -a node_modules /tmp/seed/
- *   BENCH_ROOT=/tmp/seed npm run bench:issue8
+ *   BENCH_ROOT=/tmp/seed npm run bench:abuse
  * Environment: BENCH_ROOT (checkout to measure; default this one), BENCH_ONLY=hotcache,forgot,stall,
  * BENCH_REQUESTS (20000), BENCH_SESSIONS (9000), BENCH_MAX_SESSIONS (raise the per-student
  * session cap of the measured app, e.g. 9000, to time delivery to that many sessions).
@@ -26,10 +27,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { MailCapture, codeFrom } from '../server/test/mail-capture.js';
+import { MailCapture, codeFrom } from '../../server/test/mail-capture.js';
+import { repoRoot } from '../lib/paths.js';
+import { startScript } from '../lib/processes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const target = process.env.BENCH_ROOT ?? path.resolve(here, '..');
+const target = process.env.BENCH_ROOT ?? repoRoot;
 const only = new Set((process.env.BENCH_ONLY ?? 'hotcache,forgot,stall').split(',').map((s) => s.trim()));
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 9_000);
@@ -40,14 +43,14 @@ interface Server {
   child: ChildProcess;
   port: number;
   dataDir: string;
+  stop(): Promise<void>;
 }
 
+/** The app with its limits raised (abuse-costs-server.ts), SQLite in a fresh DATA_DIR. */
 async function startServer(smtpUrl: string): Promise<Server> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench8-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'issue8-server.ts')], {
-    cwd: path.resolve(here, '..'),
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench-abuse-'));
+  const server = await startScript(path.join(here, 'abuse-costs-server.ts'), {
     env: {
-      ...process.env,
       BENCH_ROOT: target,
       NODE_ENV: 'production',
       SMTP_URL: smtpUrl,
@@ -55,30 +58,17 @@ async function startServer(smtpUrl: string): Promise<Server> {
       JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
       ALLOWED_EMAIL_DOMAINS: 'msu.edu',
       LOG_LEVEL: 'warn',
+      // hotcache stores 100 listings of one student: the daily cap (20) raised like the rate limits.
+      DAILY_LISTINGS_MAX: '1000',
       DATABASE_URL: '',
       REDIS_URL: '',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening (\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
-  return { child, port, dataDir };
+  return { ...server, dataDir };
 }
 
 async function stopServer(s: Server): Promise<void> {
-  if (s.child.exitCode === null) {
-    await new Promise<void>((resolve) => {
-      s.child.once('exit', () => resolve());
-      s.child.kill('SIGTERM');
-    });
-  }
+  await s.stop();
   await rm(s.dataDir, { recursive: true, force: true });
 }
 

@@ -12,25 +12,30 @@
  * gives that one its own Node options, e.g. a GC setting), CPU_PROF=dir for a V8
  * profile, CPU_PERF=file for a `perf record` of each measured server, CPU_TRACE_GC=1 to print each
  * app server's garbage collections (`--trace-gc`), CPU_NODE_ARGS for more Node flags of the app servers
- * (e.g. `--trace-deopt`; their output shows with CPU_TRACE_GC=1).
+ * (e.g. `--trace-deopt`; their output shows with CPU_TRACE_GC=1), CPU_REV=1 (start the compared
+ * servers in the other order), CPU_MIXED=1 (a search mix before the reads), CPU_IDLE=seconds (each
+ * server's CPU with no requests, per second, before the reads).
+ *
+ * Prints the figures and saves them to bench/results/read-cpu.md; BENCH_DOC=1 also puts them between
+ * the read-cpu markers of docs/performance.md (lib/report.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { openDb } from '../server/src/db/connection.js';
-import { migrateToLatest } from '../server/src/db/migrate.js';
-import { TokenService } from '../server/src/http/tokens.js';
-import { createPgDatabase } from '../server/test/pg-database.js';
-import { startAppServer } from './app-server.js';
-import { syntheticListings } from './corpus.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { openDb } from '../../server/src/db/connection.js';
+import { migrateToLatest } from '../../server/src/db/migrate.js';
+import { TokenService } from '../../server/src/http/tokens.js';
+import { createPgDatabase } from '../../server/test/pg-database.js';
+import { startAppServer, type AppServer } from '../lib/app-server.js';
+import { startBareServer } from '../lib/bare.js';
+import { syntheticListings } from '../lib/corpus.js';
+import { repoRoot } from '../lib/paths.js';
+import { commandLine, measuredOn, writeReport } from '../lib/report.js';
 const LISTINGS = Number(process.env.CPU_LISTINGS ?? 2000);
 const SECONDS = Number(process.env.CPU_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.CPU_CONNECTIONS ?? 16);
@@ -60,22 +65,6 @@ function threadTicks(pid: number): Map<string, { user: number; sys: number }> {
     }
   }
   return out;
-}
-
-async function waitFor(port: number): Promise<void> {
-  for (let i = 0; i < 600; i += 1) {
-    const ok = await new Promise<boolean>((resolve) => {
-      http
-        .get({ host: '127.0.0.1', port, path: '/healthz' }, (res) => {
-          res.resume();
-          resolve(res.statusCode !== undefined);
-        })
-        .on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not start');
 }
 
 function get(port: number, url: string, token: string) {
@@ -165,7 +154,8 @@ async function main(): Promise<void> {
     databaseUrl = scratch.url;
     dropDb = scratch.drop;
   }
-  const children: ChildProcess[] = [];
+  const stoppers: Array<() => Promise<void>> = [];
+  const rows: string[] = [];
   try {
     const db = openDb({ databaseUrl, dataDir });
     await migrateToLatest(db);
@@ -222,10 +212,10 @@ async function main(): Promise<void> {
     });
     // The app under test, and with CPU_COMPARE=dir a second checkout's server on the same database
     // (e.g. `git worktree add /tmp/before HEAD~1`): the two alternate, CPU_PAIRS rounds each.
-    const roots = [root, ...(process.env.CPU_COMPARE ? [path.resolve(process.env.CPU_COMPARE)] : [])];
+    const roots = [repoRoot, ...(process.env.CPU_COMPARE ? [path.resolve(process.env.CPU_COMPARE)] : [])];
     const apps: Array<{ name: string; child: ChildProcess; port: number }> = [];
     for (const [i, cwd] of process.env.CPU_REV ? [...roots.entries()].reverse() : roots.entries()) {
-      const { child, port } = await startAppServer({
+      const server: AppServer = await startAppServer({
         jwtSecret: JWT_SECRET,
         cwd,
         env: {
@@ -242,8 +232,8 @@ async function main(): Promise<void> {
         ],
         stdout: process.env.CPU_TRACE_GC ? 'inherit' : 'ignore',
       });
-      children.push(child);
-      apps.push({ name: i === 0 ? 'app' : 'compare', child, port });
+      stoppers.push(server.stop);
+      apps.push({ name: i === 0 ? 'app' : 'compare', child: server.child, port: server.port });
     }
     // A server answers /healthz before its search index is built (listings/index.ts builds it in the
     // background): one search waits for the build, so no measured round overlaps with it.
@@ -286,24 +276,10 @@ async function main(): Promise<void> {
     const f = (x: number) => x.toFixed(1);
     for (const url of urls) {
       const sample = await get(apps.find((a) => a.name === 'app')!.port, url, token);
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(sample.headers))
-        if (!['date', 'connection', 'keep-alive', 'x-request-id'].includes(k) && typeof v === 'string')
-          headers[k] = v;
-      const capture = path.join(dataDir, `capture-${randomBytes(4).toString('hex')}.json`);
-      writeFileSync(
-        capture,
-        JSON.stringify({ status: sample.status, headers, body: sample.body.toString('base64') }),
-      );
-      const barePort = 40_000 + Math.floor(Math.random() * 20_000);
-      const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], {
-        cwd: root,
-        env: { ...process.env, BARE_RESPONSE: capture, PORT: String(barePort) },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      });
-      children.push(bare);
-      await waitFor(barePort);
-      const servers = [...apps, { name: 'bare', child: bare, port: barePort }];
+      // The same status, headers and bytes from a bare node:http server (lib/bare.ts).
+      const bare = await startBareServer(sample, dataDir);
+      stoppers.push(bare.stop);
+      const servers = [...apps, { name: 'bare', child: bare.child, port: bare.port }];
       const runs = new Map<string, Measured[]>(servers.map((s) => [s.name, []]));
       for (let round = 0; round < PAIRS; round += 1) {
         // Alternate the order so a quieter or busier moment of the machine hits every side alike.
@@ -311,22 +287,36 @@ async function main(): Promise<void> {
         // The same request for every side: the bare server gets the student's token header too.
         for (const s of order) runs.get(s.name)!.push(await measure(s.child, s.port, url, token));
       }
-      bare.kill('SIGTERM');
+      await bare.stop();
       const bareRps = median(runs.get('bare')!.map((m) => m.rps));
       console.log(
         `${url} (${sample.body.length} B), ${PAIRS} round(s), medians; load ${os.loadavg()[0]!.toFixed(1)}`,
       );
+      const endpoint = `\`${url.replace(/\d+$/, '{id}')}\` (${sample.body.length} B)`;
       for (const s of servers) {
         const m = runs.get(s.name)!;
         const rps = median(m.map((x) => x.rps));
         console.log(
           `  ${s.name.padEnd(7)} ${rps.toFixed(0).padStart(6)} req/s (ratio to bare ${(rps / bareRps).toFixed(2)}), ${f(median(m.map((x) => x.userUs)))} µs user + ${f(median(m.map((x) => x.sysUs)))} µs sys, client ${f(median(m.map((x) => x.clientUs)))} µs; by thread: ${m[m.length - 1]!.threads}; CPU µs per round ${m.map((x) => f(x.userUs + x.sysUs)).join(', ')}`,
         );
+        rows.push(
+          `| ${endpoint} | ${s.name} | ${rps.toFixed(0)} | ${(rps / bareRps).toFixed(2)} | ${f(median(m.map((x) => x.userUs)))} + ${f(median(m.map((x) => x.sysUs)))} | ${m.map((x) => f(x.userUs + x.sysUs)).join(', ')} | ${f(median(m.map((x) => x.clientUs)))} |`,
+        );
       }
     }
+    writeReport(
+      'read-cpu',
+      [
+        measuredOn(commandLine('bench:read-cpu', ['CPU_', 'DATABASE_URL', 'BENCH_SERVER'])),
+        `${LISTINGS.toLocaleString('en-US')} listings on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}; autocannon, ${CONNECTIONS} connections, ${SECONDS} s per run, ${PAIRS} round(s), medians; CPU from /proc (all threads).`,
+        '',
+        '| endpoint | server | req/s | ratio to bare | server CPU per request, user + sys (µs) | CPU per round (µs) | client CPU per request (µs) |',
+        '|---|---|---|---|---|---|---|',
+        ...rows,
+      ].join('\n'),
+    );
   } finally {
-    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
+    await Promise.all(stoppers.map((stop) => stop()));
     await dropDb?.();
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -1,33 +1,30 @@
 /**
- * Idle chat connections (`npm run bench:idle`, issue 13): N authenticated STOMP sessions (N distinct
+ * Idle chat connections (`npm run bench:idle`): N authenticated STOMP sessions (N distinct
  * students, so the per-student connection limits stay in place) held open against ONE server
- * process (the bundle `npm start` runs, bench/server-entry.ts; NODE_ENV=production, SQLite), each subscribed to
+ * process (the bundle `npm start` runs, lib/app-server.ts; NODE_ENV=production, SQLite), each subscribed to
  * its inbox queue as the web app's live link is, heart-beats 10 s both ways (the app's setting).
  * After connecting, the sessions stay idle for BENCH_IDLE_SECONDS; then every session must still
  * be connected and 200 of them, picked across the range, must get a RECEIPT for a new SUBSCRIBE
  * (the server still serves them). Reported: server RSS before, after connecting, after the idle
  * period (budget: 1 GiB), per connection, CPU used while idle, disconnects. The clients are the
- * stock @stomp/stompjs in this process. Writes "## Idle chat connections" in docs/performance.md.
+ * stock @stomp/stompjs in this process. Prints the figures and saves them to bench/results/idle.md;
+ * with BENCH_DOC=1 also between the idle markers of docs/performance.md (lib/report.ts).
  *
- * Environment: BENCH_IDLE_CLIENTS (10000), BENCH_IDLE_SECONDS (60), BENCH_IDLE_WRITE=0 to skip the doc.
+ * Environment: BENCH_IDLE_CLIENTS (10000), BENCH_IDLE_SECONDS (60), BENCH_IDLE_WRITE=0 to print only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { STOMP_PATHS } from '@campus/contract';
 import { Client } from '@stomp/stompjs';
 import WebSocket from 'ws';
-import { openDb } from '../server/src/db/connection.js';
-import { migrateToLatest } from '../server/src/db/migrate.js';
-import { TokenService } from '../server/src/http/tokens.js';
-import { serverArgs } from './server-entry.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { openDb } from '../../server/src/db/connection.js';
+import { migrateToLatest } from '../../server/src/db/migrate.js';
+import { TokenService } from '../../server/src/http/tokens.js';
+import { startAppServer, type AppServer } from '../lib/app-server.js';
+import { commandLine, measuredOn, reportMode, writeReport } from '../lib/report.js';
 const CLIENTS = Number(process.env.BENCH_IDLE_CLIENTS ?? 10_000);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 const BUDGET_MIB = 1024;
@@ -45,17 +42,6 @@ function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 async function seedStudents(dataDir: string): Promise<Array<{ id: number; email: string }>> {
@@ -79,35 +65,12 @@ async function seedStudents(dataDir: string): Promise<Array<{ id: number; email:
   return users;
 }
 
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, serverArgs(), {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      SMTP_URL: 'smtp://127.0.0.1:9',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      JWT_SECRET,
-      LOG_LEVEL: 'warn',
-      WEB_DIST: '/nonexistent',
-      DATA_DIR: dataDir,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+function startServer(dataDir: string): Promise<AppServer> {
+  return startAppServer({
+    jwtSecret: JWT_SECRET,
+    env: { WEB_DIST: '/nonexistent', DATA_DIR: dataDir },
+    stdout: 'inherit',
   });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return { child, port };
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error('server did not become ready');
-    await sleep(100);
-  }
 }
 
 /**
@@ -162,23 +125,9 @@ function receiptWithin(client: Client, ms: number): Promise<boolean> {
   });
 }
 
-function writeDoc(text: string): void {
-  const file = path.join(root, 'docs', 'performance.md');
-  let doc = readFileSync(file, 'utf8');
-  const heading = '## Idle chat connections\n';
-  const start = doc.indexOf(heading);
-  if (start === -1) doc = `${doc.trimEnd()}\n\n${text}`;
-  else {
-    const rest = doc.slice(start + heading.length);
-    const next = rest.search(/^## /m);
-    doc = doc.slice(0, start) + text + (next === -1 ? '' : `\n${rest.slice(next)}`);
-  }
-  writeFileSync(file, `${doc.trimEnd()}\n`);
-}
-
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench-idle-'));
 await mkdir(path.join(dataDir, 'uploads'), { recursive: true });
-let server: { child: ChildProcess; port: number } | undefined;
+let server: AppServer | undefined;
 const clients: Client[] = [];
 let stopping = false;
 try {
@@ -219,9 +168,7 @@ try {
   const met = still === CLIENTS && answered === probes.length && peak <= BUDGET_MIB;
   const row = `| ${CLIENTS} | ${connectSeconds.toFixed(1)} s | ${still} | ${disconnects} | ${answered}/${probes.length} | ${rssBefore.toFixed(0)} MiB | ${rssConnected.toFixed(0)} MiB | ${rssIdle.toFixed(0)} MiB | ${(((peak - rssBefore) * 1024) / CLIENTS).toFixed(1)} KiB | ${((idleCpu / IDLE_SECONDS) * 100).toFixed(1)} % | ${load} |`;
   const text = [
-    '## Idle chat connections',
-    '',
-    `Measured by \`npm run bench:idle\` (bench/stomp-idle.bench.ts) on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}:`,
+    measuredOn(commandLine('bench:idle', ['BENCH_IDLE_', 'BENCH_SERVER'])),
     `${CLIENTS} distinct students, each one authenticated STOMP session from its own loopback address (stock \`@stomp/stompjs\` in the benchmark process,`,
     'heart-beats 10 s both ways) subscribed to its inbox queue, held against one server process (SQLite), then idle for',
     `${IDLE_SECONDS} s; afterwards 200 sessions spread over the range must each get a RECEIPT for a new SUBSCRIBE.`,
@@ -230,21 +177,14 @@ try {
     '|---|---|---|---|---|---|---|---|---|---|---|',
     row,
     '',
-    `Target (issue 13): ${CLIENTS.toLocaleString('en-US')} idle authenticated sessions in one process within 1 GiB RSS: ${met ? '**met**' : '**not met**'} (peak ${peak.toFixed(0)} MiB).`,
+    `Target: ${CLIENTS.toLocaleString('en-US')} idle authenticated sessions in one process within 1 GiB RSS: ${met ? '**met**' : '**not met**'} (peak ${peak.toFixed(0)} MiB).`,
     '',
   ].join('\n');
-  console.log(text);
-  if (process.env.BENCH_IDLE_WRITE !== '0') writeDoc(text);
+  writeReport('idle', text, { mode: reportMode('BENCH_IDLE_WRITE') });
   process.exitCode = met ? 0 : 1;
 } finally {
   stopping = true;
   await Promise.all(clients.map((c) => c.deactivate({ force: true }).catch(() => undefined)));
-  if (server && server.child.exitCode === null) {
-    const child = server.child;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  }
+  await server?.stop();
   await rm(dataDir, { recursive: true, force: true });
 }

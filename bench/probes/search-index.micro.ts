@@ -8,16 +8,16 @@
  */
 import { PRICE_BUCKETS, bucketsToRange, CATEGORIES, type Category } from '@campus/contract';
 import { createHash } from 'node:crypto';
-import { seededRandom } from '../server/test/random.js';
-import { SearchIndex, type SearchFilters } from '../server/src/listings/search/search-index.js';
-import { BENCH_QUERIES, syntheticListings } from './corpus.js';
+import { seededRandom } from '../../server/test/random.js';
+import { SearchIndex, type SearchFilters } from '../../server/src/listings/search/search-index.js';
+import { BENCH_QUERIES, syntheticListings } from '../lib/corpus.js';
 
 const LISTINGS = Number(process.env.MICRO_LISTINGS ?? 100_000);
 const ROUNDS = Number(process.env.MICRO_ROUNDS ?? 5);
 const SLOWEST = Number(process.env.MICRO_SLOWEST ?? 8);
 const LIMIT = 21;
 
-/** The benchmark's random filters (listings.bench.ts filterParams), as index filters. */
+/** The benchmark's random filters (targets/listings.bench.ts filterParams), as index filters. */
 function randomFilters(rand: () => number): SearchFilters {
   const categories: Category[] = [];
   const nCats = Math.floor(rand() * 3);

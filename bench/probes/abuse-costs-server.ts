@@ -1,14 +1,15 @@
 /**
- * Starts the app of the checkout at BENCH_ROOT (default: this repository) for bench/issue8.bench.ts,
+ * Starts the app of the checkout at BENCH_ROOT (default: this repository) for abuse-costs.ts,
  * with every HTTP rate limit raised (the benchmark measures costs, not limits) and, when
  * BENCH_MAX_SESSIONS is set, the per-student STOMP session cap raised to it. Builds the app through
  * its own `buildApp`/`loadConfig`, so an older checkout (the seed commit) runs its own code; options
  * it does not know are ignored. Prints `listening <port>` once it accepts connections.
  */
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { repoRoot } from '../lib/paths.js';
 
-const root = process.env.BENCH_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = process.env.BENCH_ROOT ?? repoRoot;
 const load = (file: string) => import(pathToFileURL(path.join(root, 'server/src', file)).href);
 
 interface AppLike {

@@ -9,9 +9,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot as root } from './paths.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fromSource = process.env.BENCH_SERVER === 'source';
 /** The arguments for each checkout, made once: its bundle built and its start flags read. */
 const argsByCwd = new Map<string, string[]>();

@@ -1,0 +1,416 @@
+/**
+ * Listings benchmark (`npm run bench`): seeds 100,000 listings, then through the real server
+ * (its own process, as in production: bench/lib/server-entry.ts) measures
+ *   - search latency p50/p95/p99 (mixed queries, without and with category/price filters),
+ *   - filter latency p50/p95/p99 (GET /listings/filters, bucket and category mixes),
+ *   - section B latency: search + condition + course code + price sort (features.md §B),
+ *   - requests/second of GET /listings/recent and GET /listing/{id} with a real bearer token,
+ *     against a bare node:http server given the same requests (token included) and answering the
+ *     same bytes, side by side, as a ratio;
+ * on SQLite and on PostgreSQL (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local
+ * postgres://postgres@127.0.0.1:5432/test when reachable). Loopback only.
+ *
+ * Beside the search latencies it prints the top-10 agreement with Fuse.js (the spec's search
+ * library, same keys, weights and threshold) over the same corpus and the same queries.
+ *
+ * Environment: BENCH_LISTINGS (100000), BENCH_SECONDS per autocannon run (10),
+ * BENCH_CONNECTIONS (16), BENCH_ROUNDS of the latency query mix (5), BENCH_REPEATS of each
+ * app/bare throughput pair (3, the median ratio is reported), BENCH_DIALECTS (sqlite,postgres),
+ * BENCH_WRITE=0 to print only, BENCH_READS=0 to skip the throughput pairs,
+ * BENCH_SLOWEST=N to print the N slowest requests of each latency mix, BENCH_CPU_PROF=dir for
+ * the server's CPU profile, BENCH_FUSE_MAX (100000: no Fuse.js agreement above this size).
+ * The figures are printed and saved to bench/results/listings.md; BENCH_DOC=1 also puts them
+ * between the listings markers of docs/performance.md (lib/report.ts).
+ *
+ * Cost curve (`npm run bench:curve`): BENCH_CURVE=10000,100000,1000000 runs each size in turn
+ * (latency, index build, RSS; no throughput) and reports as `curve` instead.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { CONDITIONS, conditionApplies } from '@campus/contract';
+import autocannon from 'autocannon';
+import { openDb, type Db } from '../../server/src/db/connection.js';
+import { migrateToLatest } from '../../server/src/db/migrate.js';
+import { TokenService } from '../../server/src/http/tokens.js';
+import { createPgDatabase } from '../../server/test/pg-database.js';
+import { seededRandom } from '../../server/test/random.js';
+import { LiveSearchIndex } from '../../server/src/listings/search/live-index.js';
+import { startAppServer, type AppServer } from '../lib/app-server.js';
+import { startBareServer } from '../lib/bare.js';
+import { BENCH_QUERIES, syntheticListings, type SyntheticListing } from '../lib/corpus.js';
+import { reportMode, writeReport } from '../lib/report.js';
+import {
+  BENCH_COURSES,
+  agent,
+  agreement,
+  filterParams,
+  fuseOver,
+  get,
+  sellingParams,
+  type Unsold,
+} from './listings-queries.js';
+import {
+  curveSection,
+  agreementText,
+  fmt,
+  section,
+  type Agreement,
+  type DialectResult,
+  type Percentiles,
+  type Throughput,
+} from './listings-report.js';
+const CURVE = process.env.BENCH_CURVE?.split(',').map((n) => Number(n.trim()));
+let LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+/** Fuse.js scans every document per query: the agreement is computed up to this corpus size. */
+const FUSE_MAX = Number(process.env.BENCH_FUSE_MAX ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim());
+const PG_URL =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test';
+const JWT_SECRET = randomBytes(32).toString('hex');
+const SELLERS = 50;
+const SLOWEST = Number(process.env.BENCH_SLOWEST ?? 0);
+/** BENCH_READS=0 skips the read-throughput pairs (latency and agreement only). */
+const READS = process.env.BENCH_READS !== '0';
+
+function percentiles(samples: number[]): Percentiles {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0;
+  return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s[s.length - 1] ?? 0 };
+}
+
+interface Seeded {
+  tokens: string[];
+  someId: number;
+  unsold: Unsold;
+}
+
+async function seed(db: Db): Promise<Seeded> {
+  const k = db.kysely;
+  const now = Date.now();
+  const users = Array.from({ length: SELLERS }, (_, i) => ({
+    email: `bench${i}@msu.edu`,
+    first_name: `Bench${i}`,
+    last_name: 'Seller',
+    password_hash: 'x',
+    verified: 1,
+    token_version: 0,
+    created_at: now,
+  }));
+  const inserted = await k.insertInto('users').values(users).returning(['id', 'email']).execute();
+  const docs = syntheticListings(LISTINGS);
+  const rand = seededRandom(7);
+  const batch = db.dialect === 'sqlite' ? 500 : 1000;
+  await k.transaction().execute(async (trx) => {
+    for (let i = 0; i < docs.length; i += batch) {
+      const rows = docs.slice(i, i + batch).map((d, j) => {
+        const n = i + j;
+        // Spread over the past ~35 days, oldest first; ~10 % sold.
+        const at = now - (docs.length - n) * 30_000;
+        return {
+          seller_id: inserted[n % inserted.length]?.id ?? 1,
+          name: d.name,
+          description: d.description,
+          category: d.category,
+          price_cents: d.priceCents,
+          image_key: null,
+          thumb_key: null,
+          is_sold: rand() < 0.1 ? 1 : 0,
+          // Section B: most goods carry a condition; books a course code (the search filters on both).
+          condition:
+            conditionApplies(d.category) && rand() < 0.8
+              ? CONDITIONS[Math.floor(rand() * CONDITIONS.length)]!
+              : null,
+          course_code:
+            d.category === 'BOOKS' && rand() < 0.7
+              ? BENCH_COURSES[Math.floor(rand() * BENCH_COURSES.length)]!
+              : null,
+          created_at: at,
+          updated_at: at,
+        };
+      });
+      await trx.insertInto('listings').values(rows).execute();
+    }
+  });
+  if (db.dialect === 'postgres') await (await import('kysely')).sql`analyze`.execute(k);
+  const tokens = new TokenService(JWT_SECRET, Date.now);
+  const rows = await k.selectFrom('listings').select(['id', 'is_sold']).orderBy('id', 'asc').execute();
+  const unsold = rows.flatMap((r, i) => (r.is_sold ? [] : [{ ...(docs[i] as SyntheticListing), id: r.id }]));
+  const some = await k
+    .selectFrom('listings')
+    .select('id')
+    .where('is_sold', '=', 0)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .offset(50)
+    .executeTakeFirstOrThrow();
+  return {
+    tokens: await Promise.all(
+      inserted.slice(0, 4).map((u) => tokens.issue({ userId: u.id, email: u.email, tokenVersion: 0 })),
+    ),
+    someId: some.id,
+    unsold,
+  };
+}
+
+/** BENCH_CPU_PROF=dir writes the server's CPU profile there (node --cpu-prof) when it stops. */
+function startApp(env: Record<string, string>): Promise<AppServer> {
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  return startAppServer({ jwtSecret: JWT_SECRET, env, nodeArgs: profile });
+}
+
+async function latency(port: number, token: string, urls: string[], label?: string): Promise<Percentiles> {
+  const samples: number[] = [];
+  const timed: Array<{ url: string; ms: number }> = [];
+  for (const url of urls) {
+    const res = await get(port, url, token);
+    if (res.status !== 200) throw new Error(`${url} -> ${res.status} ${res.body.toString().slice(0, 200)}`);
+    samples.push(res.ms);
+    timed.push({ url, ms: res.ms });
+  }
+  // BENCH_SLOWEST=N prints the N slowest requests of each timed mix (to find what a p95 is made of).
+  if (label && SLOWEST > 0) {
+    for (const t of timed.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST))
+      console.log(`  [${label}] ${fmt(t.ms)} ms ${decodeURIComponent(t.url)}`);
+  }
+  return percentiles(samples);
+}
+
+async function cannon(port: number, url: string, token?: string): Promise<autocannon.Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${port}${url}`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+}
+
+async function throughput(appPort: number, token: string, url: string, workDir: string): Promise<Throughput> {
+  const sample = await get(appPort, url, token);
+  if (sample.status !== 200) throw new Error(`${url} -> ${sample.status}`);
+  // The same bytes: status, body and every header the app sent (lib/bare.ts).
+  const bare = await startBareServer(sample, workDir);
+  try {
+    // Warm both, then measure alternately: app, bare. Both get the same request (the student's
+    // bearer token: the bare server parses that header too) and answer the same bytes.
+    for (const port of [appPort, bare.port]) {
+      await autocannon({
+        url: `http://127.0.0.1:${port}${url}`,
+        connections: CONNECTIONS,
+        duration: 2,
+        headers: { authorization: `Bearer ${token}` },
+      });
+    }
+    // Pairs back to back, alternating which goes first, so that a change in the machine's load
+    // (other engineers' work) hits both sides of a ratio alike; the median pair is reported.
+    const pairs: Array<{ app: autocannon.Result; bare: autocannon.Result; ratio: number }> = [];
+    for (let i = 0; i < REPEATS; i += 1) {
+      let appRun: autocannon.Result;
+      let bareRun: autocannon.Result;
+      if (i % 2 === 0) {
+        appRun = await cannon(appPort, url, token);
+        bareRun = await cannon(bare.port, url, token);
+      } else {
+        bareRun = await cannon(bare.port, url, token);
+        appRun = await cannon(appPort, url, token);
+      }
+      if (appRun.non2xx > 0) throw new Error(`${url}: ${appRun.non2xx} non-2xx answers from the app`);
+      pairs.push({ app: appRun, bare: bareRun, ratio: appRun.requests.average / bareRun.requests.average });
+    }
+    const sorted = [...pairs].sort((a, b) => a.ratio - b.ratio);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    return {
+      path: url,
+      app: median.app.requests.average,
+      bare: median.bare.requests.average,
+      ratio: median.ratio,
+      ratios: pairs.map((p) => p.ratio),
+      appP99: median.app.latency.p99,
+      bareP99: median.bare.latency.p99,
+      bytes: sample.body.length,
+    };
+  } finally {
+    await bare.stop();
+  }
+}
+
+async function runDialect(dialect: string): Promise<DialectResult | string> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench-listings-'));
+  let databaseUrl: string | undefined;
+  let dropDb: (() => Promise<void>) | undefined;
+  if (dialect === 'postgres') {
+    try {
+      const scratch = await createPgDatabase(PG_URL, 'cm_bench_listings');
+      databaseUrl = scratch.url;
+      dropDb = scratch.drop;
+    } catch (err) {
+      return `PostgreSQL not reachable at ${PG_URL} (${(err as Error).message})`;
+    }
+  }
+  let app: AppServer | undefined;
+  try {
+    const db = openDb({ databaseUrl, dataDir });
+    await migrateToLatest(db);
+    let t = performance.now();
+    const { tokens, someId, unsold } = await seed(db);
+    const seedSeconds = (performance.now() - t) / 1000;
+    console.log(`[${dialect}] seeded ${LISTINGS} listings in ${seedSeconds.toFixed(1)} s`);
+    // The index the server builds at start-up, built here on the same database with the same code.
+    global.gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    t = performance.now();
+    const probe = new LiveSearchIndex(db);
+    await probe.warm();
+    const indexBuildSeconds = (performance.now() - t) / 1000;
+    global.gc?.();
+    const indexHeapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
+    console.log(
+      `[${dialect}] index build ${indexBuildSeconds.toFixed(2)} s, ${indexHeapMb.toFixed(0)} MB of heap`,
+    );
+    await db.close();
+
+    app = await startApp({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+    const token = tokens[0] as string;
+    t = performance.now();
+    await get(app.port, '/listings/search?query=warm', token);
+    const indexSeconds = (performance.now() - t) / 1000;
+    console.log(`[${dialect}] search index ready after ${indexSeconds.toFixed(2)} s more`);
+
+    const rand = seededRandom(99);
+    const plain: string[] = [];
+    const filtered: string[] = [];
+    const filtersOnly: string[] = [];
+    const selling: string[] = [];
+    for (let r = 0; r < ROUNDS; r += 1) {
+      for (const [i, q] of BENCH_QUERIES.entries()) {
+        const shape = i % 3;
+        selling.push(
+          shape === 2
+            ? `/listings/filters?${sellingParams(rand, shape)}`
+            : `/listings/search?query=${encodeURIComponent(q)}&${sellingParams(rand, shape)}`,
+        );
+        plain.push(`/listings/search?query=${encodeURIComponent(q)}`);
+        filtered.push(`/listings/search?query=${encodeURIComponent(q)}&${filterParams(rand)}`);
+        filtersOnly.push(`/listings/filters?${filterParams(rand)}`);
+      }
+    }
+    // One untimed pass to warm the JIT over every request shape (a long-running server has seen
+    // them all): plain searches, searches with filters drawn from another seed than the timed
+    // ones, filters alone. Without the filtered searches the first timed ones paid V8's
+    // re-optimisation of the search loop (tens of ms each), which no warm server does.
+    const warmRand = seededRandom(1234);
+    const warmFiltered = BENCH_QUERIES.map(
+      (q) => `/listings/search?query=${encodeURIComponent(q)}&${filterParams(warmRand)}`,
+    );
+    await latency(app.port, token, [
+      ...plain.slice(0, BENCH_QUERIES.length),
+      ...warmFiltered,
+      ...warmFiltered,
+      ...filtersOnly.slice(0, 30),
+      ...BENCH_QUERIES.map(
+        (q, i) => `/listings/search?query=${encodeURIComponent(q)}&${sellingParams(warmRand, i % 3)}`,
+      ),
+    ]);
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ');
+    const searchPlain = await latency(app.port, token, plain, 'search');
+    const searchFiltered = await latency(app.port, token, filtered, 'search + filters');
+    const filters = await latency(app.port, token, filtersOnly, 'filters alone');
+    const searchSelling = await latency(app.port, token, selling, 'section B');
+    console.log(
+      `[${dialect}] search + condition + course code + price sort p50/p95/p99 ${fmt(searchSelling.p50)}/${fmt(searchSelling.p95)}/${fmt(searchSelling.p99)} ms`,
+    );
+    console.log(
+      `[${dialect}] search p50/p95/p99 ${fmt(searchPlain.p50)}/${fmt(searchPlain.p95)}/${fmt(searchPlain.p99)} ms; with filters ${fmt(searchFiltered.p50)}/${fmt(searchFiltered.p95)}/${fmt(searchFiltered.p99)} ms; filters alone ${fmt(filters.p50)}/${fmt(filters.p95)}/${fmt(filters.p99)} ms`,
+    );
+
+    let agreed: Agreement | undefined;
+    if (LISTINGS <= FUSE_MAX) {
+      const fuse = fuseOver(unsold);
+      const plainAgree = await agreement(app.port, token, fuse, plain.slice(0, BENCH_QUERIES.length));
+      const filteredAgree = await agreement(app.port, token, fuse, filtered.slice(0, BENCH_QUERIES.length));
+      agreed = {
+        plain: plainAgree.share,
+        filtered: filteredAgree.share,
+        plainScores: plainAgree.scoreShare,
+        filteredScores: filteredAgree.scoreShare,
+        plainExact: plainAgree.exact,
+        filteredExact: filteredAgree.exact,
+        queries: BENCH_QUERIES.length,
+      };
+      console.log(
+        `[${dialect}] top-10 agreement with Fuse.js (plain / with filters): ${agreementText(agreed, FUSE_MAX)}`,
+      );
+    }
+
+    const results: Throughput[] = [];
+    for (const url of CURVE || !READS ? [] : ['/listings/recent', `/listing/${someId}`]) {
+      const r = await throughput(app.port, token, url, dataDir);
+      results.push(r);
+      console.log(
+        `[${dialect}] ${url}: app ${r.app.toFixed(0)} req/s, bare node:http ${r.bare.toFixed(0)} req/s, median ratio ${r.ratio.toFixed(2)} of ${r.ratios.map((x) => x.toFixed(2)).join(', ')}`,
+      );
+    }
+    const rssMb =
+      Number(readFileSync(`/proc/${app.child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) / 1024;
+    return {
+      dialect,
+      seedSeconds,
+      indexSeconds,
+      searchPlain,
+      searchFiltered,
+      filters,
+      searchSelling,
+      throughput: results,
+      rssMb,
+      listings: LISTINGS,
+      indexBuildSeconds,
+      indexHeapMb,
+      agreement: agreed,
+      load,
+    };
+  } finally {
+    await app?.stop();
+    await dropDb?.();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const results: DialectResult[] = [];
+const skipped: string[] = [];
+for (const size of CURVE ?? [LISTINGS]) {
+  LISTINGS = size;
+  for (const dialect of DIALECTS) {
+    const r = await runDialect(dialect);
+    if (typeof r === 'string') {
+      console.log(`[${dialect}] skipped: ${r}`);
+      skipped.push(`${dialect}: ${r}`);
+    } else results.push(r);
+  }
+}
+agent.destroy();
+const settings = {
+  listings: LISTINGS,
+  rounds: ROUNDS,
+  connections: CONNECTIONS,
+  seconds: SECONDS,
+  repeats: REPEATS,
+  fuseMax: FUSE_MAX,
+  curve: CURVE,
+};
+const text = CURVE ? curveSection(results, settings) : section(results, skipped, settings);
+// BENCH_WRITE=0: printed only. Nothing to file when every database was skipped.
+if (results.length > 0) writeReport(CURVE ? 'curve' : 'listings', text, { mode: reportMode('BENCH_WRITE') });
+else console.log(`\n${text}`);
