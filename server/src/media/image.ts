@@ -1,6 +1,7 @@
 import { LIMITS, MESSAGES } from '@campus/contract';
 import sharp, { type Metadata } from 'sharp';
 import { HttpError, badRequest } from '../http/errors.js';
+import type { IncomingFile } from './incoming.js';
 
 export interface ProcessedImage {
   /** Re-encoded photo: JPEG, at most LIMITS.imageMaxSide on either side, no metadata. */
@@ -31,14 +32,21 @@ export function tooLarge(): HttpError {
  * limit, turns it upright by its EXIF orientation and re-encodes it without any metadata.
  * Every bad input is a 400 a person can act on; nothing is written anywhere.
  */
-export async function processJpeg(input: Buffer): Promise<ProcessedImage> {
-  if (input.length > LIMITS.imageMaxBytes) throw tooLarge();
-  if (!hasJpegMagic(input)) throw badRequest(MESSAGES.imageNotJpeg);
+export async function processJpeg(input: Buffer | IncomingFile): Promise<ProcessedImage> {
+  if (Buffer.isBuffer(input)) {
+    if (input.length > LIMITS.imageMaxBytes) throw tooLarge();
+    if (!hasJpegMagic(input)) throw badRequest(MESSAGES.imageNotJpeg);
+  } else if (input.size > LIMITS.imageMaxBytes) {
+    // A received file passed the magic check as it arrived (incoming.ts).
+    throw tooLarge();
+  }
+  // A received file is decoded from disk: libvips reads it as it goes, never the whole in memory.
+  const source = Buffer.isBuffer(input) ? input : input.path;
   const options = { limitInputPixels: LIMITS.imageMaxPixels, failOn: 'error' as const };
   let meta: Metadata;
   try {
     // metadata() reads the header only, so a bomb is refused before anything is decoded.
-    meta = await sharp(input, { ...options, limitInputPixels: false }).metadata();
+    meta = await sharp(source, { ...options, limitInputPixels: false }).metadata();
   } catch {
     throw badRequest(MESSAGES.imageUnreadable);
   }
@@ -48,7 +56,7 @@ export async function processJpeg(input: Buffer): Promise<ProcessedImage> {
   try {
     // sharp writes no metadata unless asked to (keepMetadata/withMetadata): EXIF, GPS, XMP, ICC,
     // comments all stay behind. rotate() without an angle applies the EXIF orientation.
-    const { data: image, info } = await sharp(input, options)
+    const { data: image, info } = await sharp(source, options)
       .rotate()
       .resize({
         width: LIMITS.imageMaxSide,
