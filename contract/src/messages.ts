@@ -118,6 +118,11 @@ export const MESSAGES = {
   imageNotJpeg: 'Only JPG/JPEG photos can be uploaded',
   imageUnreadable: 'This photo could not be read. It may be damaged; try another one.',
   imageTooManyPixels: 'This photo has too many pixels. Choose a smaller one.',
+  // One upload at a time per student: what a single student can make the server hold stays bounded.
+  uploadInProgress: 'Another upload of yours is still in progress. Wait for it to finish, then try again.',
+  // The photo passed every check but could not be saved (disk full, storage unreachable).
+  imageStoreFailed:
+    'Your photo could not be saved right now, so nothing was changed. Please try again in a minute.',
   noFileUploaded: 'No File Uploaded',
   uploadingImage: 'Uploading image...',
   imageUploaded: 'Image uploaded successfully!',

@@ -58,6 +58,8 @@ export const SELLING_MESSAGES = {
   editsTooMany: `You can edit your listings at most ${SELLING_LIMITS.editsPerHour} times an hour. Please wait a while and try again.`,
   photosTooMany: `A listing can have at most ${8} photos`,
   photoRequired: 'Attach a JPG/JPEG photo',
+  // The form was checked when its first photo arrived; name, category, description and price go first.
+  fieldsBeforePhotos: 'Send name, category, description and price before the photos, each once',
   photoNotFound: 'This photo does not exist or was removed',
   photoIdInvalid: 'The photo id must be a positive whole number',
   photoOrderInvalid: 'Send photoIds: every photo of this listing exactly once, in the new order',

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
+import { oneUploadAtATime } from '../http/uploads.js';
 import { keyFromUrl, removeStoredImage, storeJpeg, urlForKey } from '../media/index.js';
 
 /** Removes a chat photo no message uses, 24 h after its upload (enqueued with the upload). */
@@ -30,6 +31,10 @@ export class ChatPhotos {
     if (!request.isMultipart()) throw badRequest(MESSAGES.noFileUploaded);
     const userId = principalOf(request).userId;
     await this.ctx.limits.consume('upload:account', String(userId));
+    return oneUploadAtATime(this.ctx, userId, () => this.receive(request, userId));
+  };
+
+  private async receive(request: FastifyRequest, userId: number): Promise<string> {
     const part = await request.file();
     if (!part) throw badRequest(MESSAGES.noFileUploaded);
     if (part.fieldname !== 'image') {
@@ -51,7 +56,7 @@ export class ChatPhotos {
         }),
     });
     return stored.imageUrl;
-  };
+  }
 
   /** Throws 400 unless `url` names a photo this student uploaded through POST /api/chats/upload. */
   async assertUploadedBy(userId: number, url: string): Promise<void> {

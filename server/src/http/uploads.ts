@@ -1,6 +1,8 @@
 import multipart from '@fastify/multipart';
-import { LIMITS } from '@campus/contract';
+import { ERROR_CODES, LIMITS, MESSAGES } from '@campus/contract';
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { HttpError } from './errors.js';
 
 /** Up to 8 photos per listing (features.md §B) plus the text fields. */
 export const MULTIPART_LIMITS = {
@@ -25,4 +27,33 @@ export async function uploadRoutes(
     await scope.register(multipart, { limits: MULTIPART_LIMITS });
     await routes(scope);
   });
+}
+
+/** Students with an upload in progress, per app (tests run several apps in one process). */
+const uploading = new WeakMap<AppContext, Set<number>>();
+
+/**
+ * Runs one upload of this student, refusing a second one while the first is still in progress
+ * (429): what one student can make a process receive, decode and hold at once is one form's
+ * worth, however many requests they open. Per process: each process bounds its own memory.
+ * Call it after authentication and before reading the body, so a refused request reads nothing.
+ */
+export async function oneUploadAtATime<T>(
+  ctx: AppContext,
+  userId: number,
+  upload: () => Promise<T>,
+): Promise<T> {
+  let busy = uploading.get(ctx);
+  if (!busy) {
+    busy = new Set();
+    uploading.set(ctx, busy);
+  }
+  if (busy.has(userId))
+    throw new HttpError(429, MESSAGES.uploadInProgress, ERROR_CODES.rateLimited, { 'retry-after': '5' });
+  busy.add(userId);
+  try {
+    return await upload();
+  } finally {
+    busy.delete(userId);
+  }
 }

@@ -328,6 +328,8 @@ describe.each(dialects)('listings API (%s)', (dialect) => {
       expect((await asStudent(t, alice, { method: 'GET', url: `/listing/${listing.id}` })).statusCode).toBe(
         404,
       );
+      // The files go by the job queued with the row's delete.
+      await t.app.ctx.jobs.runDue();
       const files = await uploads();
       expect(files).not.toContain(path.basename(imageUrl));
       expect(files).not.toContain(path.basename(thumbUrl));

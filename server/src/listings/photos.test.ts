@@ -98,6 +98,8 @@ describe.each(dialects)('listing photos (%s)', (dialect) => {
     const left = removed.json() as Listing;
     expect(left.photos.map((p) => p.id)).toEqual(reversed.slice(1));
     expect(left.imageUrl).toBe(left.photos[0]?.url);
+    // The files go by the job queued with the row's delete.
+    await t.app.ctx.jobs.runDue();
     const files = await uploads();
     expect(files).not.toContain(fileOf(cover.url));
     expect(files).not.toContain(fileOf(cover.thumbnailUrl));
@@ -187,6 +189,7 @@ describe.each(dialects)('listing photos (%s)', (dialect) => {
     const names = gone!.photos.flatMap((p) => [fileOf(p.url), fileOf(p.thumbnailUrl)]);
     expect(names).toHaveLength(4);
     await asStudent(t, seller, { method: 'DELETE', url: `/listing/${gone!.id}` });
+    await t.app.ctx.jobs.runDue();
     const files = await uploads();
     for (const n of names) expect(files).not.toContain(n);
   });

@@ -3,15 +3,22 @@ import { sql, type Transaction } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, notFound } from '../http/errors.js';
-import { removeStoredImage, storeJpeg } from '../media/index.js';
+import {
+  prepareJpeg,
+  queueVariants,
+  removeLater,
+  removeStoredImage,
+  writePrepared,
+  type ImageInput,
+} from '../media/index.js';
 import type { ListingsService } from './service.js';
 import type { ListingRow } from './store.js';
 
 /**
  * Photos of a listing (features.md §B): at most 8, ordered by `position`, the first is the cover
  * and is mirrored into listings.image_key/thumb_key so every older reader (imageUrl, chat, the
- * seed) keeps working. Files are written before the row and removed if the row fails; a removed
- * photo's files are deleted after its row is gone.
+ * seed) keeps working. A photo is recorded before its files are written, and a removed photo's
+ * files are deleted by a job enqueued with the row's delete: no file is served that no row knows.
  */
 export class PhotosService {
   constructor(
@@ -55,50 +62,73 @@ export class PhotosService {
       .executeTakeFirstOrThrow();
   }
 
-  async add(principal: Principal, id: number, image: Buffer | null): Promise<Listing> {
+  /**
+   * The cheap refusals of an added photo (not the seller's listing, listing full), run by the
+   * route before the photo is read and again by add().
+   */
+  async checkAdd(principal: Principal, id: number): Promise<void> {
     await this.listings.ownedRow(principal, id);
-    if (!image) throw badRequest(SELLING_MESSAGES.photoRequired);
-    // Refuse early, before the image work, when the listing is already full.
     if ((await this.count(this.db, id)) >= SELLING_LIMITS.photosMax)
       throw badRequest(SELLING_MESSAGES.photosTooMany);
-    const stored = await storeJpeg(this.ctx, image);
-    let row: ListingRow;
+  }
+
+  /** Prepares the photo, records it (with its variants job), then writes its files. */
+  async add(principal: Principal, id: number, image: ImageInput | null): Promise<Listing> {
+    await this.checkAdd(principal, id);
+    if (!image) throw badRequest(SELLING_MESSAGES.photoRequired);
+    const prepared = await prepareJpeg(image);
+    const now = this.ctx.clock();
+    const { row, photoId } = await this.db.transaction().execute(async (trx) => {
+      await this.lock(trx, id);
+      if ((await this.count(trx, id)) >= SELLING_LIMITS.photosMax)
+        throw badRequest(SELLING_MESSAGES.photosTooMany);
+      const last = await trx
+        .selectFrom('listing_photos')
+        .select((eb) => eb.fn.max('position').as('p'))
+        .where('listing_id', '=', id)
+        .executeTakeFirst();
+      const position = last?.p === null || last?.p === undefined ? 0 : Number(last.p) + 1;
+      const photo = await trx
+        .insertInto('listing_photos')
+        .values({
+          listing_id: id,
+          position,
+          image_key: prepared.imageKey,
+          thumb_key: prepared.thumbKey,
+          created_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await queueVariants(this.ctx, trx, prepared.imageKey);
+      return { row: await this.syncCover(trx, id, now), photoId: photo.id };
+    });
     try {
-      const now = this.ctx.clock();
-      row = await this.db.transaction().execute(async (trx) => {
-        await this.lock(trx, id);
-        if ((await this.count(trx, id)) >= SELLING_LIMITS.photosMax)
-          throw badRequest(SELLING_MESSAGES.photosTooMany);
-        const last = await trx
-          .selectFrom('listing_photos')
-          .select((eb) => eb.fn.max('position').as('p'))
-          .where('listing_id', '=', id)
-          .executeTakeFirst();
-        const position = last?.p === null || last?.p === undefined ? 0 : Number(last.p) + 1;
-        await trx
-          .insertInto('listing_photos')
-          .values({
-            listing_id: id,
-            position,
-            image_key: stored.imageKey,
-            thumb_key: stored.thumbKey,
-            created_at: now,
-          })
-          .execute();
-        return this.syncCover(trx, id, now);
-      });
+      await writePrepared(this.ctx, prepared);
     } catch (err) {
-      await removeStoredImage(this.ctx, stored.imageKey, stored.thumbKey);
+      // Take the photo back (its row, and the files if half written), then answer 503.
+      await this.drop(id, photoId);
       throw err;
     }
+    // The listing (or the photo) was deleted while the files were written: its removal job may have
+    // run already, so the files this request wrote go now.
+    const still = await this.db
+      .selectFrom('listing_photos')
+      .select('id')
+      .where('id', '=', photoId)
+      .executeTakeFirst();
+    if (!still) await removeStoredImage(this.ctx, prepared.imageKey, prepared.thumbKey);
     await this.listings.written(row);
     return this.listings.get(id);
   }
 
-  async remove(principal: Principal, id: number, photoId: number): Promise<Listing> {
-    await this.listings.ownedRow(principal, id);
+  /**
+   * Deletes a photo's row and, in the same transaction, a job that removes its files: once the
+   * row is gone the files go too, even if this process dies now. Undefined when there is no such
+   * photo.
+   */
+  private async drop(id: number, photoId: number): Promise<ListingRow | undefined> {
     const now = this.ctx.clock();
-    const { row, photo } = await this.db.transaction().execute(async (trx) => {
+    const row = await this.db.transaction().execute(async (trx) => {
       await this.lock(trx, id);
       const photo = await trx
         .deleteFrom('listing_photos')
@@ -106,12 +136,17 @@ export class PhotosService {
         .where('listing_id', '=', id)
         .returningAll()
         .executeTakeFirst();
-      if (!photo) throw notFound(SELLING_MESSAGES.photoNotFound);
-      return { row: await this.syncCover(trx, id, now), photo };
+      if (!photo) return undefined;
+      await removeLater(this.ctx, trx, photo.image_key, photo.thumb_key);
+      return this.syncCover(trx, id, now);
     });
-    await this.listings.written(row);
-    // After the row: a failed delete leaves the listing consistent and only a stray file.
-    await removeStoredImage(this.ctx, photo.image_key, photo.thumb_key);
+    if (row) await this.listings.written(row);
+    return row;
+  }
+
+  async remove(principal: Principal, id: number, photoId: number): Promise<Listing> {
+    await this.listings.ownedRow(principal, id);
+    if (!(await this.drop(id, photoId))) throw notFound(SELLING_MESSAGES.photoNotFound);
     return this.listings.get(id);
   }
 

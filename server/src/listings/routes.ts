@@ -18,7 +18,8 @@ import { principalOf, requireAuth } from '../http/auth.js';
 import { badRequest, notFound } from '../http/errors.js';
 import type { FastAnswer } from '../http/fast-lane.js';
 import { doc } from '../http/openapi.js';
-import { uploadRoutes } from '../http/uploads.js';
+import { oneUploadAtATime, uploadRoutes } from '../http/uploads.js';
+import { discardIncoming } from '../media/index.js';
 import { editListing } from './edit.js';
 import { readCreateForm, readPhotoForm } from './form.js';
 import { cacheKey, type HotCache } from './hot-cache.js';
@@ -202,8 +203,17 @@ export function listingsRoutes(
     const create = async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = principalOf(request);
       await ctx.limits.consume('upload:account', String(principal.userId));
-      const form = await readCreateForm(request);
-      await service.create(principal, form.fields, form.images);
+      await oneUploadAtATime(ctx, principal.userId, async () => {
+        const form = await readCreateForm(request, {
+          dataDir: ctx.config.dataDir,
+          check: (fields) => service.checkCreate(principal, fields),
+        });
+        try {
+          await service.create(principal, form.fields, form.images, { checked: form.checked });
+        } finally {
+          await discardIncoming(form.images);
+        }
+      });
       return reply.code(201).type('text/plain; charset=utf-8').send(MESSAGES.listingCreated);
     };
     // Both paths of spec §7 behave the same.
@@ -214,7 +224,7 @@ export function listingsRoutes(
       multipart: { fields: createListingSchema.extend(listingExtrasDoc.shape), files: ['image'] },
       status: 201,
       response: { text: MESSAGES.listingCreated },
-      errors: [400, 413, 429],
+      errors: [400, 413, 429, 503],
     });
     await uploadRoutes(app, (uploads) => {
       uploads.post('/listing', createDoc, create);
@@ -380,13 +390,22 @@ export function listingsRoutes(
           multipart: { files: ['image'] },
           status: 201,
           response: listingResponse,
-          errors: [400, 403, 404, 413, 429],
+          errors: [400, 403, 404, 413, 429, 503],
         }),
         async (request, reply) => {
           const principal = principalOf(request);
           const id = listingId(request);
           await ctx.limits.consume('upload:account', String(principal.userId));
-          await photos.add(principal, id, await readPhotoForm(request));
+          await oneUploadAtATime(ctx, principal.userId, async () => {
+            // Not the seller's listing, or already full: refused before the photo is read.
+            await photos.checkAdd(principal, id);
+            const image = await readPhotoForm(request, ctx.config.dataDir);
+            try {
+              await photos.add(principal, id, image);
+            } finally {
+              await discardIncoming([image]);
+            }
+          });
           reply.code(201);
           return sendListing(request, reply, id);
         },

@@ -12,7 +12,14 @@ import type { Kysely } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { HttpError, badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
-import { removeStoredImage, storeJpeg, type StoredImage } from '../media/index.js';
+import {
+  prepareJpeg,
+  queueVariants,
+  removeLater,
+  writePrepared,
+  type ImageInput,
+  type PreparedImage,
+} from '../media/index.js';
 import { checkExtras } from './edit.js';
 import type { Cursor, FilterParams } from './query.js';
 import type { ListingSearch } from './search/listing-search.js';
@@ -124,66 +131,77 @@ export class ListingsService {
   }
 
   /**
-   * Validates the form, stores the photo (if any), then writes the row; if the row cannot be
-   * written the stored files are removed again.
+   * The cheap checks of a new listing's text (form, extras, prohibited terms, daily cap), run by
+   * the create route before any photo is read; create() then skips them (`checked`).
+   */
+  async checkCreate(principal: Principal, fields: Record<string, string>): Promise<void> {
+    const { input } = parseCreate(fields);
+    await this.checkWrite(principal, input, 'created');
+  }
+
+  /**
+   * Checks the form (unless checkCreate already did), prepares every photo one at a time, records
+   * the listing and its photos, then writes the files: no file is ever served that no row knows
+   * about. If the files cannot be written the listing is taken back (503).
    */
   async create(
     principal: Principal,
     fields: Record<string, string>,
-    images: Buffer | null | readonly Buffer[],
+    images: ImageInput | null | readonly ImageInput[],
+    options: { checked?: boolean } = {},
   ): Promise<number> {
-    // A missing field is the same as an empty one: 'Please be sure to attach all required fields'.
-    const { condition, courseCode, isbn, ...base } = fields;
-    const input = parseOr400(createListingSchema, {
-      name: '',
-      category: '',
-      description: '',
-      price: '',
-      ...base,
-    });
-    const extras = parseOr400(listingExtrasSchema, { condition, courseCode, isbn });
-    checkExtras(input.category, extras.condition ?? null, extras.courseCode ?? null, extras.isbn ?? null);
-    await this.checkWrite(principal, input, 'created');
-    const list = images === null ? [] : Buffer.isBuffer(images) ? [images] : [...images];
+    const { input, extras } = parseCreate(fields);
+    if (!options.checked) await this.checkWrite(principal, input, 'created');
+    const list =
+      images === null
+        ? []
+        : Array.isArray(images)
+          ? [...(images as readonly ImageInput[])]
+          : [images as ImageInput];
     if (list.length > SELLING_LIMITS.photosMax) throw badRequest(SELLING_MESSAGES.photosTooMany);
-    // Every photo is checked and stored before the row; any failure removes what was stored.
-    const stored: StoredImage[] = [];
-    let row: store.ListingRow;
-    try {
-      for (const image of list) stored.push(await storeJpeg(this.ctx, image));
-      const now = this.ctx.clock();
-      row = await this.db.transaction().execute(async (trx) => {
-        const inserted = await store.insertListing(trx, {
-          sellerId: principal.userId,
-          name: input.name,
-          description: input.description,
-          category: input.category,
-          priceCents: input.price,
-          imageKey: stored[0]?.imageKey ?? null,
-          thumbKey: stored[0]?.thumbKey ?? null,
-          now,
-          condition: extras.condition ?? null,
-          courseCode: extras.courseCode ?? null,
-          isbn: extras.isbn ?? null,
-        });
-        for (const [i, photo] of stored.entries()) {
-          if (i === 0) continue;
-          await trx
-            .insertInto('listing_photos')
-            .values({
-              listing_id: inserted.id,
-              position: i,
-              image_key: photo.imageKey,
-              thumb_key: photo.thumbKey,
-              created_at: now,
-            })
-            .execute();
-        }
-        for (const hook of this.inWrite) await hook(trx, inserted, 'created');
-        return inserted;
+    // One photo decoded at a time: only the re-encoded copies (a few hundred KB each) are kept.
+    const prepared: PreparedImage[] = [];
+    for (const image of list) prepared.push(await prepareJpeg(image));
+    const now = this.ctx.clock();
+    const row = await this.db.transaction().execute(async (trx) => {
+      const inserted = await store.insertListing(trx, {
+        sellerId: principal.userId,
+        name: input.name,
+        description: input.description,
+        category: input.category,
+        priceCents: input.price,
+        imageKey: prepared[0]?.imageKey ?? null,
+        thumbKey: prepared[0]?.thumbKey ?? null,
+        now,
+        condition: extras.condition ?? null,
+        courseCode: extras.courseCode ?? null,
+        isbn: extras.isbn ?? null,
       });
+      for (const [i, photo] of prepared.entries()) {
+        await queueVariants(this.ctx, trx, photo.imageKey);
+        if (i === 0) continue;
+        await trx
+          .insertInto('listing_photos')
+          .values({
+            listing_id: inserted.id,
+            position: i,
+            image_key: photo.imageKey,
+            thumb_key: photo.thumbKey,
+            created_at: now,
+          })
+          .execute();
+      }
+      for (const hook of this.inWrite) await hook(trx, inserted, 'created');
+      return inserted;
+    });
+    try {
+      for (const photo of prepared) await writePrepared(this.ctx, photo);
     } catch (err) {
-      for (const photo of stored) await removeStoredImage(this.ctx, photo.imageKey, photo.thumbKey);
+      // Take the listing back; the photos already written go with it (a durable job).
+      await this.db.transaction().execute(async (trx) => {
+        await store.deleteListing(trx, row.id, principal.userId);
+        await removeLater(this.ctx, trx, ...prepared.flatMap((p) => [p.imageKey, p.thumbKey]));
+      });
       throw err;
     }
     await this.written(row);
@@ -329,21 +347,31 @@ export class ListingsService {
     return this.get(id);
   }
 
-  /** Deletes the row (its photo rows go with it), then every photo file; only the seller. */
+  /**
+   * Deletes the row (its photo rows go with it) and, in the same transaction, a job that removes
+   * every photo file: the files go once the row is gone, even if this process dies now. Only the
+   * seller.
+   */
   async remove(principal: Principal, id: number): Promise<void> {
     await this.ownedRow(principal, id);
-    const photos = (await store.photosFor(this.db, [id])).get(id) ?? [];
-    const row = await store.deleteListing(this.db, id, principal.userId);
+    const row = await this.db.transaction().execute(async (trx) => {
+      // Locked first (PostgreSQL), so a photo added meanwhile is either seen here or refused.
+      await store.lockListing(trx, id, this.ctx.db.dialect);
+      const photos = (await store.photosFor(trx, [id])).get(id) ?? [];
+      const deleted = await store.deleteListing(trx, id, principal.userId);
+      if (!deleted) return undefined;
+      await removeLater(
+        this.ctx,
+        trx,
+        deleted.image_key,
+        deleted.thumb_key,
+        ...photos.flatMap((p) => [p.image_key, p.thumb_key]),
+      );
+      return deleted;
+    });
     if (!row) throw notFound(MESSAGES.listingNotFound);
     this.search.remove(id);
     this.changed();
-    const files = new Set<string>();
-    for (const p of photos) files.add(`${p.image_key}\n${p.thumb_key}`);
-    if (row.image_key && row.thumb_key) files.add(`${row.image_key}\n${row.thumb_key}`);
-    for (const f of files) {
-      const [imageKey, thumbKey] = f.split('\n');
-      await removeStoredImage(this.ctx, imageKey ?? null, thumbKey ?? null);
-    }
   }
 
   async ownedRow(principal: Principal, id: number): Promise<store.ListingWithSeller> {
@@ -377,4 +405,19 @@ export class ListingsService {
     }
     return { listings: await store.toListings(this.db, page), next };
   }
+}
+
+/** A create form's fields, parsed: a missing field is the same as an empty one (spec §7's message). */
+function parseCreate(fields: Record<string, string>) {
+  const { condition, courseCode, isbn, ...base } = fields;
+  const input = parseOr400(createListingSchema, {
+    name: '',
+    category: '',
+    description: '',
+    price: '',
+    ...base,
+  });
+  const extras = parseOr400(listingExtrasSchema, { condition, courseCode, isbn });
+  checkExtras(input.category, extras.condition ?? null, extras.courseCode ?? null, extras.isbn ?? null);
+  return { input, extras };
 }

@@ -233,6 +233,11 @@ export function toggleSold(
   );
 }
 
+/** Holds the listing's row until the transaction ends (PostgreSQL; SQLite writes are serial). */
+export async function lockListing(trx: Executor, id: number, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') await sql`select id from listings where id = ${id} for update`.execute(trx);
+}
+
 export async function deleteListing(
   db: Executor,
   id: number,

@@ -1,6 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { LIMITS, MESSAGES } from '@campus/contract';
 import sharp, { type Metadata } from 'sharp';
 import { HttpError, badRequest } from '../http/errors.js';
+import type { IncomingFile } from './incoming.js';
 
 export interface ProcessedImage {
   /** Re-encoded photo: JPEG, at most LIMITS.imageMaxSide on either side, no metadata. */
@@ -27,18 +29,51 @@ export function tooLarge(): HttpError {
 }
 
 /**
+ * Photos decoded at once in this process. Decoding is CPU-bound (more at once than cores is no
+ * faster) and each decode holds the full-size pixels (~20 MB for 6 MP); uploads past this wait
+ * with their photos on disk, so a burst of uploads costs time, not memory.
+ */
+const DECODES_AT_ONCE = Math.max(1, Math.min(4, availableParallelism()));
+let decoding = 0;
+const waiting: Array<() => void> = [];
+
+async function oneDecodeSlot<T>(run: () => Promise<T>): Promise<T> {
+  if (decoding >= DECODES_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
+  else decoding += 1;
+  try {
+    return await run();
+  } finally {
+    // The slot passes straight to the next waiter (the count stays), or is given back.
+    const next = waiting.shift();
+    if (next) next();
+    else decoding -= 1;
+  }
+}
+
+/**
  * Checks a JPEG by its content (never by file name or declared type), decodes it under a pixel
  * limit, turns it upright by its EXIF orientation and re-encodes it without any metadata.
  * Every bad input is a 400 a person can act on; nothing is written anywhere.
  */
-export async function processJpeg(input: Buffer): Promise<ProcessedImage> {
-  if (input.length > LIMITS.imageMaxBytes) throw tooLarge();
-  if (!hasJpegMagic(input)) throw badRequest(MESSAGES.imageNotJpeg);
+export function processJpeg(input: Buffer | IncomingFile): Promise<ProcessedImage> {
+  return oneDecodeSlot(() => decodeJpeg(input));
+}
+
+async function decodeJpeg(input: Buffer | IncomingFile): Promise<ProcessedImage> {
+  if (Buffer.isBuffer(input)) {
+    if (input.length > LIMITS.imageMaxBytes) throw tooLarge();
+    if (!hasJpegMagic(input)) throw badRequest(MESSAGES.imageNotJpeg);
+  } else if (input.size > LIMITS.imageMaxBytes) {
+    // A received file passed the magic check as it arrived (incoming.ts).
+    throw tooLarge();
+  }
+  // A received file is decoded from disk: libvips reads it as it goes, never the whole in memory.
+  const source = Buffer.isBuffer(input) ? input : input.path;
   const options = { limitInputPixels: LIMITS.imageMaxPixels, failOn: 'error' as const };
   let meta: Metadata;
   try {
     // metadata() reads the header only, so a bomb is refused before anything is decoded.
-    meta = await sharp(input, { ...options, limitInputPixels: false }).metadata();
+    meta = await sharp(source, { ...options, limitInputPixels: false }).metadata();
   } catch {
     throw badRequest(MESSAGES.imageUnreadable);
   }
@@ -48,7 +83,7 @@ export async function processJpeg(input: Buffer): Promise<ProcessedImage> {
   try {
     // sharp writes no metadata unless asked to (keepMetadata/withMetadata): EXIF, GPS, XMP, ICC,
     // comments all stay behind. rotate() without an angle applies the EXIF orientation.
-    const { data: image, info } = await sharp(input, options)
+    const { data: image, info } = await sharp(source, options)
       .rotate()
       .resize({
         width: LIMITS.imageMaxSide,

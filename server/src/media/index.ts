@@ -2,12 +2,16 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import fastifyStatic from '@fastify/static';
-import { LIMITS, type ImageVariants } from '@campus/contract';
+import { ERROR_CODES, LIMITS, MESSAGES, type ImageVariants } from '@campus/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { HttpError, badRequest } from '../http/errors.js';
+import type { JobExecutor } from '../jobs/index.js';
 import { processJpeg, tooLarge } from './image.js';
-import { MEDIA_VARIANTS_JOB, type VariantsPayload } from './jobs.js';
+import { discardIncoming, receiveFile, type IncomingFile } from './incoming.js';
+import { MEDIA_REMOVE_JOB, MEDIA_VARIANTS_JOB, type RemovePayload, type VariantsPayload } from './jobs.js';
 import {
+  STORED_NAME,
   isServedName,
   UPLOADS_PREFIX,
   keyFromUrl,
@@ -17,11 +21,11 @@ import {
   newImageKeys,
   writeImagePair,
 } from './storage.js';
-
 import { ensureVariant, parseVariant, variantTemplate } from './variants.js';
 
 export { keyFromUrl, urlForKey, UPLOADS_PREFIX } from './storage.js';
 export { VARIANT_WIDTHS, variantKeys } from './variants.js';
+export { discardIncoming, receiveFile, type IncomingFile } from './incoming.js';
 
 /**
  * The responsive variants of a stored photo for API answers, beside its `imageUrl`; null for no
@@ -39,6 +43,17 @@ export interface StoredImage {
   thumbnailUrl: string;
 }
 
+/** A photo that passed every check, re-encoded, with the names it will have; nothing written yet. */
+export interface PreparedImage {
+  imageKey: string;
+  thumbKey: string;
+  image: Buffer;
+  thumb: Buffer;
+}
+
+/** What an upload hands over: bytes in memory (seed, tests) or a file received to disk. */
+export type ImageInput = Buffer | IncomingFile;
+
 export interface StoreOptions {
   /**
    * Runs once the photo passed every check, with the names it will be stored under, before any
@@ -49,33 +64,107 @@ export interface StoreOptions {
 }
 
 /**
- * Validates (JPEG by content, ≤ 10 MB -> else 413, pixel limit), re-encodes (upright, ≤ 1600 px,
- * no metadata) and stores a photo plus its thumbnail under random names. Files are written only
- * after every check passed. Callers that then fail to save their database row must call
- * removeStoredImage, so no orphan file stays behind.
+ * Checks (JPEG by content, ≤ 10 MB -> else 413, pixel limit) and re-encodes (upright, ≤ 1600 px,
+ * no metadata) a photo plus its thumbnail, and picks their random names. Writes nothing: the
+ * caller records the names in its own transaction first (with queueVariants), then calls
+ * writePrepared, so no file is ever served that no row knows about.
  */
-export async function storeJpeg(
-  ctx: Pick<AppContext, 'config'> & Partial<Pick<AppContext, 'db' | 'jobs'>>,
-  input: Buffer | Readable,
-  options: StoreOptions = {},
+export async function prepareJpeg(input: ImageInput): Promise<PreparedImage> {
+  const { image, thumb } = await processJpeg(input);
+  return { ...newImageKeys(), image, thumb };
+}
+
+/**
+ * Writes a prepared photo under its names, after the caller committed its record. A failure
+ * (disk full, folder unwritable) leaves neither file and is a 503 the person can retry; the
+ * caller takes its record back (and queues removeLater for photos already written).
+ */
+export async function writePrepared(
+  ctx: Pick<AppContext, 'config'> & Partial<Pick<AppContext, 'logger'>>,
+  prepared: PreparedImage,
 ): Promise<StoredImage> {
-  const bytes = Buffer.isBuffer(input) ? input : await readLimited(input);
-  const { image, thumb } = await processJpeg(bytes);
-  const keys = newImageKeys();
-  await options.beforeWrite?.(keys);
-  const { imageKey, thumbKey } = await writeImagePair(uploadsDir(ctx.config.dataDir), image, thumb, keys);
-  // Responsive variants take seconds of CPU: a job makes them right after (not in this request).
-  // If the caller then fails and removes the photo, the job finds nothing to do. Without a queue
-  // (the demo seed), the backfill job of migration 009 or the uploads route makes them later.
-  if (ctx.jobs && ctx.db) {
-    await ctx.jobs.enqueue<VariantsPayload>(
-      ctx.db.kysely,
-      MEDIA_VARIANTS_JOB,
-      { key: imageKey },
-      { key: `${MEDIA_VARIANTS_JOB}:${imageKey}` },
-    );
+  const { imageKey, thumbKey, image, thumb } = prepared;
+  try {
+    await writeImagePair(uploadsDir(ctx.config.dataDir), image, thumb, { imageKey, thumbKey });
+  } catch (err) {
+    ctx.logger?.error({ err, imageKey }, 'photo could not be written');
+    throw new HttpError(503, MESSAGES.imageStoreFailed, ERROR_CODES.internal, { 'retry-after': '60' });
   }
   return { imageKey, thumbKey, imageUrl: urlForKey(imageKey), thumbnailUrl: urlForKey(thumbKey) };
+}
+
+/**
+ * Queues the responsive variants of a photo, in the transaction that records it: they take
+ * seconds of CPU, so a job makes them right after (not in the request). If the file never gets
+ * written, the job finds nothing to do.
+ */
+export async function queueVariants(
+  ctx: Pick<AppContext, 'jobs'>,
+  executor: JobExecutor,
+  imageKey: string,
+): Promise<void> {
+  await ctx.jobs.enqueue<VariantsPayload>(
+    executor,
+    MEDIA_VARIANTS_JOB,
+    { key: imageKey },
+    { key: `${MEDIA_VARIANTS_JOB}:${imageKey}` },
+  );
+}
+
+/**
+ * Removes stored files (with their variants) by a durable job, enqueued in the transaction that
+ * deletes their row: once the row is gone the files go too, even if this process dies now.
+ */
+export async function removeLater(
+  ctx: Pick<AppContext, 'jobs'>,
+  executor: JobExecutor,
+  ...keys: ReadonlyArray<string | null | undefined>
+): Promise<void> {
+  const wanted = [...new Set(keys.filter((k): k is string => typeof k === 'string' && STORED_NAME.test(k)))];
+  if (wanted.length === 0) return;
+  await ctx.jobs.enqueue<RemovePayload>(
+    executor,
+    MEDIA_REMOVE_JOB,
+    { keys: wanted },
+    { key: `${MEDIA_REMOVE_JOB}:${wanted[0]}` },
+  );
+}
+
+/**
+ * Validates, re-encodes and stores a photo plus its thumbnail under random names (prepareJpeg,
+ * then writePrepared). Callers with a database record pass `beforeWrite` to commit it before the
+ * files are written. A stream is received to disk first (receiveFile), never held whole.
+ */
+export async function storeJpeg(
+  ctx: Pick<AppContext, 'config'> & Partial<Pick<AppContext, 'db' | 'jobs' | 'logger'>>,
+  input: Buffer | IncomingFile | Readable,
+  options: StoreOptions = {},
+): Promise<StoredImage> {
+  let received: IncomingFile | null = null;
+  let prepared: PreparedImage;
+  try {
+    let source: ImageInput;
+    if (Buffer.isBuffer(input) || !isReadable(input)) source = input;
+    else {
+      received = await receiveFile(ctx.config.dataDir, input);
+      if (!received) throw badRequest(MESSAGES.imageNotJpeg);
+      source = received;
+    }
+    prepared = await prepareJpeg(source);
+  } finally {
+    await discardIncoming([received]);
+  }
+  const { imageKey, thumbKey } = prepared;
+  await options.beforeWrite?.({ imageKey, thumbKey });
+  const stored = await writePrepared(ctx, prepared);
+  // Without a queue (the demo seed), the backfill job of migration 009 or the uploads route makes
+  // the variants later.
+  if (ctx.jobs && ctx.db) await queueVariants({ jobs: ctx.jobs }, ctx.db.kysely, imageKey);
+  return stored;
+}
+
+function isReadable(input: IncomingFile | Readable): input is Readable {
+  return typeof (input as Readable).pipe === 'function';
 }
 
 /** Deletes stored files by key (photo and/or thumbnail). Missing files are fine. Never throws. */

@@ -71,6 +71,8 @@ describe.each(dialects)('responsive photo variants (%s)', (dialect) => {
     // Deleting the listing deletes the photo, its thumbnail and every variant.
     const del = await asStudent(t, seller, { method: 'DELETE', url: `/listing/${listing!.id}` });
     expect(del.statusCode).toBeLessThan(300);
+    // By the job queued with the row's delete.
+    await t.app.ctx.jobs.runDue();
     expect(await files()).toEqual([]);
   });
 

@@ -13,9 +13,10 @@ import type { AppContext } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
 import { doc } from '../http/openapi.js';
-import { uploadRoutes } from '../http/uploads.js';
+import { oneUploadAtATime, uploadRoutes } from '../http/uploads.js';
 import { readPhotoForm } from '../listings/form.js';
 import { encodeCursor, nextLink, parsePage, type RawQuery } from '../listings/query.js';
+import { discardIncoming } from '../media/index.js';
 import type { TrustService } from './service.js';
 
 /** A positive id from the path, within PostgreSQL's integer range. */
@@ -101,12 +102,19 @@ export function trustRoutes(ctx: AppContext, service: TrustService) {
             "Set the caller's avatar (multipart, one JPEG `image`, the photo rules); answers the profile",
           multipart: { files: ['image'] },
           response: profileResponse,
-          errors: [400, 413, 429],
+          errors: [400, 413, 429, 503],
         }),
         async (request) => {
           const principal = principalOf(request);
           await ctx.limits.consume('upload:account', String(principal.userId));
-          return service.setAvatar(principal, await readPhotoForm(request));
+          return oneUploadAtATime(ctx, principal.userId, async () => {
+            const image = await readPhotoForm(request, ctx.config.dataDir);
+            try {
+              return await service.setAvatar(principal, image);
+            } finally {
+              await discardIncoming([image]);
+            }
+          });
         },
       ),
     );

@@ -15,7 +15,15 @@ import type { ListingsModule } from '../listings/index.js';
 import { RenderedListings } from '../listings/personalise.js';
 import * as listingStore from '../listings/store.js';
 import { announceReviewsRevealed } from '../notifications/deal-notices.js';
-import { imageVariants, removeStoredImage, storeJpeg, urlForKey } from '../media/index.js';
+import {
+  imageVariants,
+  prepareJpeg,
+  queueVariants,
+  removeLater,
+  urlForKey,
+  writePrepared,
+  type ImageInput,
+} from '../media/index.js';
 import { medianReplyMinutes } from './reply-time.js';
 import * as store from './store.js';
 
@@ -98,18 +106,31 @@ export class TrustService {
     return this.profile(principal, principal.userId);
   }
 
-  async setAvatar(principal: Principal, image: Buffer | null): Promise<Profile> {
+  /**
+   * Prepares the photo, records it as the avatar (with its variants job), then writes its files;
+   * the old avatar's files are removed by a job queued once the new ones are in place. If the new
+   * files cannot be written the old avatar is put back (503).
+   */
+  async setAvatar(principal: Principal, image: ImageInput | null): Promise<Profile> {
     if (!image) throw badRequest(TRUST_MESSAGES.avatarRequired);
-    const stored = await storeJpeg(this.ctx, image);
-    let old: { avatar_key: string | null; avatar_thumb_key: string | null } | undefined;
+    const prepared = await prepareJpeg(image);
+    const keys = { imageKey: prepared.imageKey, thumbKey: prepared.thumbKey };
+    const old = await this.db.transaction().execute(async (trx) => {
+      const previous = await store.setAvatar(trx, principal.userId, keys);
+      await queueVariants(this.ctx, trx, keys.imageKey);
+      return previous;
+    });
     try {
-      old = await store.setAvatar(this.db, principal.userId, stored);
+      await writePrepared(this.ctx, prepared);
     } catch (err) {
-      await removeStoredImage(this.ctx, stored.imageKey, stored.thumbKey);
+      await this.db.transaction().execute(async (trx) => {
+        await store.restoreAvatar(trx, principal.userId, keys, old);
+        await removeLater(this.ctx, trx, keys.imageKey, keys.thumbKey);
+      });
       throw err;
     }
-    // After the row: a failed delete leaves only a stray file, never a broken avatar.
-    await removeStoredImage(this.ctx, old?.avatar_key, old?.avatar_thumb_key);
+    // Only now is the old avatar unused. Should this process die first, the orphan sweep removes it.
+    await removeLater(this.ctx, this.db, old?.avatar_key, old?.avatar_thumb_key);
     return this.profile(principal, principal.userId);
   }
 

@@ -34,25 +34,43 @@ export async function setBio(db: Executor, id: number, bio: string | null): Prom
   await db.updateTable('users').set({ bio }).where('id', '=', id).execute();
 }
 
-/** Sets the avatar and answers the keys it replaced (their files are deleted after the commit). */
+/** Sets the avatar and answers the keys it replaced (run in the caller's transaction). */
 export async function setAvatar(
-  db: Executor,
+  trx: Executor,
   id: number,
   keys: { imageKey: string; thumbKey: string },
-): Promise<{ avatar_key: string | null; avatar_thumb_key: string | null } | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const old = await trx
-      .selectFrom('users')
-      .select(['avatar_key', 'avatar_thumb_key'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-    await trx
-      .updateTable('users')
-      .set({ avatar_key: keys.imageKey, avatar_thumb_key: keys.thumbKey })
-      .where('id', '=', id)
-      .execute();
-    return old;
-  });
+): Promise<AvatarKeys | undefined> {
+  const old = await trx
+    .selectFrom('users')
+    .select(['avatar_key', 'avatar_thumb_key'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  await trx
+    .updateTable('users')
+    .set({ avatar_key: keys.imageKey, avatar_thumb_key: keys.thumbKey })
+    .where('id', '=', id)
+    .execute();
+  return old;
+}
+
+/** Puts the previous avatar back, unless another upload replaced `keys` meanwhile. */
+export async function restoreAvatar(
+  trx: Executor,
+  id: number,
+  keys: { imageKey: string },
+  old: AvatarKeys | undefined,
+): Promise<void> {
+  await trx
+    .updateTable('users')
+    .set({ avatar_key: old?.avatar_key ?? null, avatar_thumb_key: old?.avatar_thumb_key ?? null })
+    .where('id', '=', id)
+    .where('avatar_key', '=', keys.imageKey)
+    .execute();
+}
+
+export interface AvatarKeys {
+  avatar_key: string | null;
+  avatar_thumb_key: string | null;
 }
 
 export function findDeal(db: Executor, id: number): Promise<DealRow | undefined> {
