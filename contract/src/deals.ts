@@ -127,6 +127,11 @@ export const DEALS_MESSAGES = {
   handoffCodeHint: 'Show this to the seller when you meet. Only give it once you have the item.',
   handoffSellerHint: 'Ask the buyer for their 4-digit code once they have the item.',
   handoffNoMeetup: 'No meet-up confirmed yet: agree on a time and place in the chat.',
+  // The code offline (at the meet-up, where signal is worst): saved on the phone once fetched.
+  handoffSavedOffline: 'You are offline. This code is saved on this device, so it works without signal.',
+  handoffOffline:
+    'You are offline, and this code is not saved on this device yet. It shows here as soon as you are back online.',
+  handoffSavedTitle: (listing: string) => `Your hand-off code for ${listing}`,
   listingDeleted: 'This listing was deleted. You can still message each other here.',
   rate: (firstName: string) => `Rate ${firstName}`,
   ratePrompt: (firstName: string) =>

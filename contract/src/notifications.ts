@@ -168,7 +168,14 @@ export const NOTIFY_STOMP_PATHS = {
   typingPrefix: '/app/chat.typing/',
 } as const;
 
+const clockHour = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+
 export const NOTIFY_MESSAGES = {
+  /** The settings page's introduction, with campus night as the server applies it. */
+  settingsIntro:
+    'Everything always appears under the bell. Choose what also reaches you by e-mail and push. ' +
+    `At night (${clockHour(NOTIFICATION_LIMITS.quietStartHour)}–${clockHour(NOTIFICATION_LIMITS.quietEndHour)} ` +
+    `campus time), e-mail and push wait until ${clockHour(NOTIFICATION_LIMITS.quietEndHour)}.`,
   endpointInvalid: 'The push endpoint must be an https:// URL from the browser push service',
   endpointInternal:
     'The push endpoint must be a public push service, not a local, private or internal address. Turn notifications off and on again in your browser.',

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
+import { NOTIFICATION_CENTRE_PATH } from '@campus/contract/pages';
 import { AppLayout, PublicLayout, RootLayout, type RouteHandle } from './app/layouts';
 import { PageErrorState } from './app/PageErrorState';
 import { RouteErrorPage } from './app/RouteErrorPage';
@@ -28,7 +29,9 @@ const guardedRoutes: RouteObject[] = [
   { path: '/addlisting', lazy: page(() => import('./features/listings/pages/AddListingPage')) },
   { path: '/personalListings', lazy: page(() => import('./features/listings/pages/PersonalListingsPage')) },
   // features.md §B: each its own chunk, so none of them weighs on the first visit. Page paths must
-  // not be API GET paths (the server answers those with JSON): hence /wanted_board, /saved_searches.
+  // not be API GET paths (the server answers those with JSON): hence /wanted_board, /saved_searches
+  // and the notification centre's own path. Every path here is in the contract's PAGE_PATHS
+  // (router.test.ts), which the server answers with the page on any GET.
   { path: '/edit_listing/:id', lazy: page(() => import('./features/listings/pages/EditListingPage')) },
   { path: '/saved', lazy: page(() => import('./features/selling/SavedPage')) },
   { path: '/saved_searches', lazy: page(() => import('./features/selling/SavedSearchesPage')) },
@@ -48,7 +51,10 @@ const guardedRoutes: RouteObject[] = [
   { path: '/settings/safety', lazy: page(() => import('./features/safety/SafetySettingsPage')) },
   { path: '/moderation', lazy: page(() => import('./features/safety/ModerationPage')) },
   { path: '/changePass', lazy: page(() => import('./features/accounts/pages/ChangePasswordPage')) },
-  { path: '/notifications', lazy: page(() => import('./features/notifications/pages/NotificationsPage')) },
+  {
+    path: NOTIFICATION_CENTRE_PATH,
+    lazy: page(() => import('./features/notifications/pages/NotificationsPage')),
+  },
   {
     path: '/settings/notifications',
     lazy: page(() => import('./features/notifications/pages/NotificationSettingsPage')),

@@ -2,7 +2,9 @@
  * The web app: the built files (web/dist) and the pages. A page request (GET, accepting HTML) is
  * answered with the page's first screen rendered on the server when the build has a renderer
  * (issue 13: the first screen paints from the HTML), with the plain app shell otherwise — logged
- * out on a protected screen, a render that fails or takes too long. API misses get a JSON 404.
+ * out on a protected screen, a render that fails or takes too long. A page path answers its page
+ * to any GET, whatever it accepts (a reload, a bookmark, `curl`, a link preview); other paths
+ * answer the page only to a client asking for HTML, and a JSON 404 otherwise.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +12,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { MESSAGES } from '@campus/contract';
+import { MOVED_PAGES, isPagePath } from '@campus/contract/pages';
 import { TOKEN_COOKIE, readCookie } from '@campus/contract/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadPageChunks, preloadInShell } from './pageChunks.js';
@@ -112,7 +115,44 @@ async function renderPage(
   }
 }
 
-/** Serves the built SPA; unknown GETs that want HTML get the page, API misses get JSON 404. */
+/** The path of a request URL, without its query. */
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+/**
+ * A browser opening a page: its navigations say so (`Sec-Fetch-Mode: navigate`); one too old to send
+ * Fetch metadata asks for HTML. The app's own fetches (`cors` mode, `Accept: application/json, …`)
+ * and API clients never match.
+ */
+function isNavigation(request: FastifyRequest): boolean {
+  const mode = request.headers['sec-fetch-mode'];
+  if (mode !== undefined) return mode === 'navigate';
+  const accept = request.headers.accept ?? '';
+  return accept.includes('text/html') && !accept.includes('application/json');
+}
+
+/**
+ * Page addresses that were also API paths (contract MOVED_PAGES: `/notifications`, the API's list
+ * and once the centre's page, so a reload showed raw JSON). The API keeps its path for every client;
+ * a browser navigation there — an old bookmark or link — goes on to the page. A hook, because the
+ * API route matches first; both answers vary on what tells them apart. A callback hook: it runs on
+ * every request, and an async one would cost each a promise.
+ */
+function registerMovedPages(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const to =
+      request.method === 'GET' || request.method === 'HEAD' ? MOVED_PAGES[pathOf(request.url)] : undefined;
+    if (to === undefined) return done();
+    reply.header('vary', 'Accept, Sec-Fetch-Mode');
+    if (!isNavigation(request)) return done();
+    const query = request.url.slice(pathOf(request.url).length);
+    void reply.header('cache-control', 'no-store').redirect(to + query, 302);
+  });
+}
+
+/** Serves the built SPA: page paths and GETs that want HTML get the page, API misses a JSON 404. */
 export async function registerWeb(
   app: FastifyInstance,
   webDist: string,
@@ -143,8 +183,11 @@ export async function registerWeb(
       },
     });
   }
+  if (hasWeb) registerMovedPages(app);
   app.setNotFoundHandler(async (request, reply) => {
-    const wantsHtml = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    const wantsHtml =
+      read && (isPagePath(pathOf(request.url)) || (request.headers.accept ?? '').includes('text/html'));
     if (hasWeb && wantsHtml) {
       const encoding = preferredEncoding(String(request.headers['accept-encoding'] ?? ''));
       const html = renderer ? await renderPage(app, renderer, request, renderBudgetMs) : null;

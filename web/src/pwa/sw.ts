@@ -17,6 +17,7 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { precacheAndRoute, matchPrecache } from 'workbox-precaching';
 import { registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
+import { NOTIFICATION_CENTRE_PATH } from '@campus/contract/pages';
 
 interface ExtendableEvent extends Event {
   waitUntil(p: Promise<unknown>): void;
@@ -153,16 +154,17 @@ sw.addEventListener('push', (event) => {
       tag: data.tag,
       icon: '/icons/icon-192.png',
       badge: '/icons/icon-192.png',
-      data: { link: data.link ?? '/notifications' },
+      // A push without a link opens the centre's page (never /notifications: that is the API's JSON).
+      data: { link: data.link ?? NOTIFICATION_CENTRE_PATH },
     }),
   );
 });
 
 sw.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const raw = (event.notification.data as { link?: string } | null)?.link ?? '/notifications';
+  const raw = (event.notification.data as { link?: string } | null)?.link ?? NOTIFICATION_CENTRE_PATH;
   // Only paths of this app: a push payload never sends the student elsewhere.
-  const target = new URL(raw.startsWith('/') ? raw : '/notifications', sw.location.origin).href;
+  const target = new URL(raw.startsWith('/') ? raw : NOTIFICATION_CENTRE_PATH, sw.location.origin).href;
   event.waitUntil(
     (async () => {
       const windows = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });

@@ -1,4 +1,5 @@
 import { NavLink } from 'react-router';
+import { NOTIFICATION_CENTRE_PATH } from '@campus/contract/pages';
 import { cx } from './cx';
 import { BellIcon } from './icons';
 import { useNotificationCount } from './notificationCount';
@@ -9,7 +10,7 @@ export function NotificationBell({ className }: { className?: string }) {
   const label = count > 0 ? `Notifications, ${count} unread` : 'Notifications';
   return (
     <NavLink
-      to="/notifications"
+      to={NOTIFICATION_CENTRE_PATH}
       aria-label={label}
       title="Notifications"
       className={({ isActive }) =>

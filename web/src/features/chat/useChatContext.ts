@@ -18,7 +18,9 @@ export type ChatContextProblem =
   /** A room without history, reached without the listing's navigation state: we cannot start it. */
   | 'unknown-room'
   /** Buyer and seller are the same student. */
-  | 'self';
+  | 'self'
+  /** The rooms list could not load (offline, server down): who the room is with is unknown. */
+  | 'unavailable';
 
 export interface ChatContext {
   /** Still resolving (user id, rooms list). */
@@ -98,6 +100,8 @@ export function useChatContext(
   // A room with history opens even without a listing; only an unknown pair cannot be started here.
   else if (buyerId === null || sellerId === null || (listingId === null && room === null)) {
     if (rooms.isPending) loading = true;
+    // Not "unknown": without the rooms list nothing is known (an offline reload ends here).
+    else if (rooms.isError) problem = 'unavailable';
     else problem = 'unknown-room';
   }
 

@@ -7,11 +7,13 @@ import { InlineConfirm } from '../../ui/InlineConfirm';
 import { AlertIcon, HandshakeIcon, InfoIcon, KeyIcon, PinIcon, WalletIcon } from '../../ui/icons';
 import { toast } from '../../ui/toast';
 import { RateDialog } from '../trust/components/RateDialog';
+import { isServer } from '../../ssr/request';
 import { HandoffCodeDialog, HandoffEntryDialog } from './HandoffDialogs';
 import { MeetupDialog } from './MeetupDialog';
 import { OfferDialog } from './OfferDialog';
 import { openMeetup, type DealCards } from './rules';
 import { useDealAction } from './useDealAction';
+import { useHandoffCode } from './useHandoffCode';
 
 type Open = 'offer' | 'meetup' | 'code' | 'entry' | null;
 
@@ -87,6 +89,8 @@ export function DealBar({
     (listing.status === 'AVAILABLE' || reservedFor === (seller ? peerId : myId));
   const showCode = !seller && listing.status === 'RESERVED' && reservedFor === myId;
   const enterCode = seller && listing.status === 'RESERVED' && reservedFor === peerId;
+  // Fetched (and saved on the device) as soon as the button shows: the meet-up may have no signal.
+  useHandoffCode(listing.id, myId, { roomId, listingName: listing.name }, showCode && !isServer);
 
   async function release() {
     const done = await action.run('release', () => releaseReservation(listing.id));
@@ -182,7 +186,17 @@ export function DealBar({
       )}
       {open === 'offer' && <OfferDialog listing={listing} roomId={roomId} open onClose={close} />}
       {open === 'meetup' && <MeetupDialog listingId={listing.id} roomId={roomId} open onClose={close} />}
-      {open === 'code' && <HandoffCodeDialog listingId={listing.id} meetup={meetup} open onClose={close} />}
+      {open === 'code' && (
+        <HandoffCodeDialog
+          listingId={listing.id}
+          listingName={listing.name}
+          roomId={roomId}
+          userId={myId}
+          meetup={meetup}
+          open
+          onClose={close}
+        />
+      )}
       {open === 'entry' && (
         <HandoffEntryDialog
           listingId={listing.id}

@@ -1,13 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { DEALS_MESSAGES, handoffBodySchema, type Meetup } from '@campus/contract';
 import { serverMessageOf } from '../../api/client';
-import { confirmHandoff, dealKeys, getHandoffCode } from '../../api/deals';
+import { confirmHandoff } from '../../api/deals';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
+import { InfoIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { TextField } from '../../ui/TextField';
 import { toast } from '../../ui/toast';
+import { useOnline } from '../../ui/useOnline';
+import { useHandoffCode } from './useHandoffCode';
 import { useDealAction, DEAL_ACTION_FAILED } from './useDealAction';
 import { formatMeetupTime } from './wording';
 import { useTimeBasis } from '../../ui/timeBasis';
@@ -29,28 +31,57 @@ function MeetupLine({ meetup }: { meetup: Meetup | null }) {
   );
 }
 
+/** The code as the seller reads it: large, high contrast, digit by digit for a screen reader. */
+export function HandoffCodeDisplay({ code }: { code: string }) {
+  return (
+    <p className="rounded-2xl bg-slate-900 py-6 text-center font-mono text-6xl font-bold tracking-[0.35em] text-white tabular-nums sm:text-7xl">
+      {/* Read digit by digit, as the seller will type it. */}
+      <span className="sr-only">Hand-off code: {code.split('').join(' ')}</span>
+      {/* The tracking pads the right side too: the indent keeps the digits centred. */}
+      <span aria-hidden="true" data-testid="handoff-code" className="pl-[0.35em]">
+        {code}
+      </span>
+    </p>
+  );
+}
+
+/** "You are offline" in the hand-off dialog and on the chat screen: a state, not a spinner. */
+export function OfflineNote({ children }: { children: string }) {
+  return (
+    <p
+      role="status"
+      className="flex items-start gap-2 rounded-xl bg-amber-50 px-3 py-2 text-sm font-medium text-amber-950"
+    >
+      <InfoIcon size={16} className="mt-0.5 shrink-0 text-amber-700" />
+      {children}
+    </p>
+  );
+}
+
 /**
  * The reserved buyer's hand-off code (features.md §A): large, high contrast, easy to read out or
- * show across a table, with the spot and time of the confirmed meet-up.
+ * show across a table, with the spot and time of the confirmed meet-up. Shown from the copy saved
+ * on the device when there is no signal (useHandoffCode).
  */
 export function HandoffCodeDialog({
   listingId,
+  listingName,
+  roomId,
+  userId,
   meetup,
   open,
   onClose,
 }: {
   listingId: number;
+  listingName: string;
+  roomId: string;
+  userId: number;
   meetup: Meetup | null;
   open: boolean;
   onClose: () => void;
 }) {
-  const query = useQuery({
-    queryKey: dealKeys.handoff(listingId),
-    queryFn: ({ signal }) => getHandoffCode(listingId, signal),
-    enabled: open,
-    retry: false,
-  });
-  const code = query.data?.code;
+  const online = useOnline();
+  const handoff = useHandoffCode(listingId, userId, { roomId, listingName }, open);
   return (
     <Dialog
       open={open}
@@ -59,23 +90,26 @@ export function HandoffCodeDialog({
       description={DEALS_MESSAGES.handoffCodeHint}
     >
       <div className="space-y-5">
-        {query.isPending ? (
+        {handoff.code ? (
+          <>
+            {!online && <OfflineNote>{DEALS_MESSAGES.handoffSavedOffline}</OfflineNote>}
+            <HandoffCodeDisplay code={handoff.code} />
+          </>
+        ) : handoff.refused ? (
+          <p role="alert" className="text-sm font-medium text-red-700">
+            {serverMessageOf(handoff.error) ?? DEAL_ACTION_FAILED}
+          </p>
+        ) : !online || handoff.waitingForNetwork ? (
+          // Not a spinner: nothing can arrive until the device is back online.
+          <OfflineNote>{DEALS_MESSAGES.handoffOffline}</OfflineNote>
+        ) : handoff.error ? (
+          <p role="alert" className="text-sm font-medium text-red-700">
+            {serverMessageOf(handoff.error) ?? DEAL_ACTION_FAILED}
+          </p>
+        ) : (
           <div className="flex justify-center py-8">
             <Spinner label="Loading your code…" />
           </div>
-        ) : code ? (
-          <p className="rounded-2xl bg-slate-900 py-6 text-center font-mono text-6xl font-bold tracking-[0.35em] text-white tabular-nums sm:text-7xl">
-            {/* Read digit by digit, as the seller will type it. */}
-            <span className="sr-only">Hand-off code: {code.split('').join(' ')}</span>
-            {/* The tracking pads the right side too: the indent keeps the digits centred. */}
-            <span aria-hidden="true" data-testid="handoff-code" className="pl-[0.35em]">
-              {code}
-            </span>
-          </p>
-        ) : (
-          <p role="alert" className="text-sm font-medium text-red-700">
-            {serverMessageOf(query.error) ?? DEAL_ACTION_FAILED}
-          </p>
         )}
         <MeetupLine meetup={meetup} />
         <div className="flex justify-end">

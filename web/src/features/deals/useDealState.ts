@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { ChatMessage, DealWithReviews } from '@campus/contract';
+import type { ChatMessage, DealWithReviews, Listing } from '@campus/contract';
 import { chatKeys } from '../../api/chat';
 import { ApiError } from '../../api/client';
 import { dealKeys } from '../../api/deals';
 import { getListing, listingKeys } from '../../api/listings';
 import { queryClient } from '../../api/queryClient';
 import { getDeals, trustKeys } from '../../api/trust';
+import { forgetHandoffCodeIfEnded } from './handoffStore';
 import { reduceCards } from './rules';
 
 function isNotFound(error: unknown): boolean {
@@ -45,6 +46,26 @@ function useSystemInvalidation(messages: readonly ChatMessage[]) {
 }
 
 /**
+ * The hand-off code saved on this device (handoffStore) is removed once a listing answer newer
+ * than the code says the reservation is over: sold, released, lapsed, reserved for someone else or
+ * the listing deleted.
+ */
+function useHandoffCodeCleanup(
+  myId: number | null,
+  listingId: number | null,
+  listing: Listing | undefined,
+  deleted: boolean,
+  answeredAt: number,
+) {
+  useEffect(() => {
+    if (myId === null || listingId === null || answeredAt === 0) return;
+    if (!listing && !deleted) return;
+    const mine = !deleted && listing?.status === 'RESERVED' && listing.reservedFor?.id === myId;
+    forgetHandoffCodeIfEnded(myId, listingId, mine, answeredAt);
+  }, [myId, listingId, listing, deleted, answeredAt]);
+}
+
+/**
  * What the deal parts of the chat need: the listing (full, for its status and price; null when it
  * was deleted), the current state of every card, and a deal with the peer still to rate.
  */
@@ -52,6 +73,7 @@ export function useDealState(
   listingId: number | null,
   messages: readonly ChatMessage[],
   peerId: number | null,
+  myId: number | null,
 ) {
   const listingQuery = useQuery({
     queryKey: listingKeys.detail(listingId ?? 0),
@@ -60,6 +82,13 @@ export function useDealState(
     retry: (count, error) => !isNotFound(error) && count < 2,
   });
   const deleted = listingId === null || isNotFound(listingQuery.error);
+  useHandoffCodeCleanup(
+    myId,
+    listingId,
+    listingQuery.data,
+    listingId !== null && deleted,
+    Math.max(listingQuery.dataUpdatedAt, listingQuery.errorUpdatedAt),
+  );
   const cards = useMemo(() => reduceCards(messages), [messages]);
   useSystemInvalidation(messages);
 

@@ -11,11 +11,13 @@ import { EmptyState } from '../../../ui/EmptyState';
 import { AlertIcon, ChatIcon } from '../../../ui/icons';
 import { TopBar } from '../../../ui/TopBar';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
+import { useOnline } from '../../../ui/useOnline';
 import { BlockedNote } from '../../safety/BlockButton';
 import { ChatHeader } from '../components/ChatHeader';
 import { Composer } from '../components/Composer';
 import { ConnectionBanner } from '../components/ConnectionBanner';
 import { MessageList } from '../components/MessageList';
+import { OfflineChat, SavedHandoffCodes } from '../components/OfflineChat';
 import { RoomListPanel } from '../components/RoomList';
 import { fullName, readChatNavState, type ChatNavState } from '../model';
 import { discardMessage, enqueueMessage, retryMessage, useOutbox } from '../outbox';
@@ -70,6 +72,7 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
   const location = useLocation();
   const { roomidCreate } = useParams();
   const status = useRealtimeStatus();
+  const online = useOnline();
   const seed = nav.history && (nav.roomkey === undefined || nav.roomkey === roomId) ? nav.history : undefined;
   const messagesQuery = useRoomMessages(roomId, seed);
   const messages = messagesQuery.data;
@@ -85,7 +88,7 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
   // room whose listing was deleted keeps talking about it).
   const sendListingId =
     ctx.listingId ?? (messages ?? []).findLast((m) => m.listingId !== null)?.listingId ?? null;
-  const deal = useDealState(sendListingId, messages ?? [], ctx.peerId);
+  const deal = useDealState(sendListingId, messages ?? [], ctx.peerId, ctx.myId);
   const canSend =
     ctx.myId !== null && ctx.buyerId !== null && ctx.sellerId !== null && sendListingId !== null;
 
@@ -152,7 +155,7 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
         onClose={() => navigate('/inbox')}
       />
       <ConnectionBanner status={status} pendingCount={pending.filter((p) => p.status !== 'failed').length} />
-      {messagesQuery.isError && !messages && (
+      {messagesQuery.isError && !messages && online && (
         <p
           role="alert"
           className="flex items-center gap-2 border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800"
@@ -167,33 +170,45 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
           </button>
         </p>
       )}
+      {!messages && !online ? (
+        <div className="space-y-4 border-b border-amber-200 bg-amber-50/60 px-4 py-4">
+          <p role="status" className="text-center text-sm font-medium text-amber-950">
+            {MESSAGES.chatOfflineMessages}
+          </p>
+          <SavedHandoffCodes userId={ctx.myId} roomId={roomId} />
+        </div>
+      ) : null}
       <MessageList
         messages={messages ?? []}
         pending={pending}
         myId={ctx.myId}
         peerName={peerName || 'the other student'}
-        loading={messagesQuery.isPending}
+        // Offline, the first load waits for the network: say so instead of "Loading messages…".
+        loading={messagesQuery.isPending && online}
         connected={status === 'connected'}
         onRetry={retryMessage}
         onDiscard={discardMessage}
         older={older.available ? { loading: older.loading, load: () => void older.load() } : null}
         listings={listings}
         renderSpecial={renderSpecial}
+        // "Say hello" only for a history known to be empty (not one that could not load).
         empty={
-          <div className="mx-auto my-8 max-w-sm rounded-2xl bg-white px-5 py-6 text-center shadow-card">
-            <span className="mx-auto mb-3 flex h-11 w-11 items-center justify-center rounded-full bg-brand-50 text-brand-700">
-              <ChatIcon />
-            </span>
-            <p className="font-semibold text-slate-900">Say hello to {firstName}</p>
-            <p className="mt-1 text-sm text-slate-600">
-              Ask about the condition, agree on a price and pick a meetup spot on campus.
-            </p>
-          </div>
+          messages === undefined ? null : (
+            <div className="mx-auto my-8 max-w-sm rounded-2xl bg-white px-5 py-6 text-center shadow-card">
+              <span className="mx-auto mb-3 flex h-11 w-11 items-center justify-center rounded-full bg-brand-50 text-brand-700">
+                <ChatIcon />
+              </span>
+              <p className="font-semibold text-slate-900">Say hello to {firstName}</p>
+              <p className="mt-1 text-sm text-slate-600">
+                Ask about the condition, agree on a price and pick a meetup spot on campus.
+              </p>
+            </div>
+          )
         }
       />
       {ctx.peerId !== null && <BlockedNote userId={ctx.peerId} name={peerName || 'this student'} />}
       <ChatPresenceLine roomId={roomId} myId={ctx.myId} messages={messages ?? []} peerName={firstName} />
-      {deal.deleted && !messagesQuery.isPending && <DeletedListingBanner />}
+      {deal.deleted && messages !== undefined && <DeletedListingBanner />}
       {deal.listing && ctx.myId !== null && ctx.peerId !== null && (
         <DealBar
           listing={deal.listing}
@@ -254,6 +269,12 @@ function Problem({ ctx }: { ctx: ChatContext }) {
       to: '/personalListings',
       label: 'View your listings',
     },
+    unavailable: {
+      title: MESSAGES.chatUnavailable,
+      text: MESSAGES.chatUnavailableHint,
+      to: '/inbox',
+      label: 'Go to your chats',
+    },
   }[ctx.problem ?? 'no-room'];
   return (
     <>
@@ -281,13 +302,29 @@ function Problem({ ctx }: { ctx: ChatContext }) {
 export default function ChatPage() {
   const { roomidCreate } = useParams();
   const location = useLocation();
+  const navigate = useNavigate();
   const nav = useMemo(() => readChatNavState(location.state), [location.state]);
   const { userId } = useCurrentUser();
   const ctx = useChatContext(roomidCreate, nav, userId);
+  const online = useOnline();
   useChatScreenMarker();
 
   let content;
-  if (ctx.loading) {
+  if ((ctx.loading || ctx.problem === 'unavailable') && !online) {
+    // Reopened without a network (at the meet-up): what the chat needs cannot load until it is back.
+    content = (
+      <>
+        <ChatHeader
+          title="Chat"
+          peer={null}
+          peerId={null}
+          listing={null}
+          onClose={() => navigate('/inbox')}
+        />
+        <OfflineChat userId={userId} roomId={ctx.roomId} />
+      </>
+    );
+  } else if (ctx.loading) {
     content = (
       <p role="status" className="flex flex-1 items-center justify-center text-sm text-slate-500">
         Loading the conversation…

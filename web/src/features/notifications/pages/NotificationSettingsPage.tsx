@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import {
   NOTIFICATION_KINDS,
   NOTIFICATION_KIND_LABELS,
+  NOTIFY_MESSAGES,
   type NotificationChannel,
   type NotificationKind,
   type NotificationSettings,
@@ -103,10 +104,7 @@ export default function NotificationSettingsPage() {
 
   return (
     <PageContainer width="default">
-      <PageHeader
-        title="Notification settings"
-        description="Everything always appears under the bell. Choose what also reaches you by e-mail and push. E-mail and push wait until 7:00 at night."
-      />
+      <PageHeader title="Notification settings" description={NOTIFY_MESSAGES.settingsIntro} />
       <PushCard />
       {query.isPending ? (
         <div className="flex justify-center py-16">
