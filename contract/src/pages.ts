@@ -8,7 +8,7 @@
  */
 
 /** The notification centre's page. `/notifications` is the API's list (features.md §D). */
-export const NOTIFICATION_CENTRE_PATH = '/notification_centre';
+export const NOTIFICATION_CENTRE_PATH = '/notification-centre';
 
 /** Every route of the web router, in React Router's syntax (`:param`, `:param?`). */
 export const PAGE_PATHS = [

@@ -49,15 +49,15 @@ test('the bell counts up live, the centre and settings work, and the app is inst
 
   // The centre lists it; opening it marks it read and the bell clears.
   await bell(buyer).click();
-  await expect(buyer).toHaveURL(/\/notification_centre$/);
+  await expect(buyer).toHaveURL(/\/notification-centre$/);
   const list = buyer.getByRole('list', { name: 'Notifications' });
   await expect(list.getByRole('link').first()).toContainText('New listing for “desk lamp”');
   await expect(list.getByRole('link').first()).toContainText(`${ITEM} — $25`);
   await expect(bell(buyer)).toHaveAccessibleName('Notifications');
   // A reload, and an old bookmark of /notifications (the API's path), open the page, never JSON.
-  for (const address of ['/notification_centre', '/notifications']) {
+  for (const address of ['/notification-centre', '/notifications']) {
     await buyer.goto(address);
-    await expect(buyer).toHaveURL(/\/notification_centre$/);
+    await expect(buyer).toHaveURL(/\/notification-centre$/);
     await expect(list.getByRole('link').first()).toContainText(`${ITEM} — $25`);
   }
   await buyer.reload();
