@@ -122,6 +122,8 @@ export class Presence {
     if (!pair || (pair[0] !== userId && pair[1] !== userId)) {
       throw new StompAppError(NOTIFY_MESSAGES.typingForbidden, ERROR_CODES.forbidden);
     }
+    // Only inside an existing conversation, never across a block (403s become errors-queue refusals).
+    await this.chat.service.assertOpenConversation(userId, roomId);
     if (!(await this.takeTypingSlot(userId, roomId))) return;
     const peer = pair[0] === userId ? pair[1] : pair[0];
     const frame: PresenceFrame = { type: 'typing', roomId, userId };
