@@ -82,4 +82,9 @@ export const STOMP_PATHS = {
   inbox: '/user/queue/chats',
   /** SENDs refused for an application reason; body is a ChatErrorBody (the session stays open). */
   errors: '/user/queue/errors',
+  /**
+   * `{type: "resync"}` when this process may have missed live messages (its link to the other
+   * processes was down): fetch each open conversation again with `?after=`.
+   */
+  resync: '/user/queue/resync',
 } as const;

@@ -91,7 +91,12 @@ export function chatStompHooks(
       }
     },
     authorizeSubscribe(principal, destination) {
-      if (destination === STOMP_PATHS.inbox || destination === STOMP_PATHS.errors) return;
+      if (
+        destination === STOMP_PATHS.inbox ||
+        destination === STOMP_PATHS.errors ||
+        destination === STOMP_PATHS.resync
+      )
+        return;
       if (extensions.userDestinations.has(destination)) return;
       if (destination.startsWith(STOMP_PATHS.subscribePrefix)) {
         const roomId = destination.slice(STOMP_PATHS.subscribePrefix.length);
@@ -131,6 +136,8 @@ export function chatStompHooks(
   };
 }
 
+const RESYNC_BODY = JSON.stringify({ type: 'resync' });
+
 /** Applies a chat event to the sessions of this process. */
 export function deliverEvent(stomp: StompServer, event: ChatEvent): void {
   if (event.type === 'message') {
@@ -147,6 +154,12 @@ export function deliverEvent(stomp: StompServer, event: ChatEvent): void {
     }
   } else if (event.type === 'user') {
     for (const userId of event.userIds) stomp.deliverToUser(userId, event.destination, event.body, event.id);
+  } else if (event.type === 'resync') {
+    // Every connected student here: live frames may have been missed, fetch with ?after= again.
+    const id = `resync-${Date.now()}`;
+    for (const userId of stomp.connectedUsers()) {
+      stomp.deliverToUser(userId, STOMP_PATHS.resync, RESYNC_BODY, id);
+    }
   } else {
     stomp.closeUser(event.userId, MESSAGES.chatSessionRevoked, (p) => p.tokenVersion < event.tokenVersion);
   }

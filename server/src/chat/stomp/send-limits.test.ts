@@ -65,19 +65,19 @@ describe.each(variants)('STOMP send limits ($dialect, redis: $redis)', ({ dialec
     return c;
   }
 
-  async function expectReceipt(c: RawClient, receipt: string): Promise<void> {
-    const f = await c.nextFrame();
+  async function expectReceipt(c: RawClient, receipt: string, timeoutMs = 5_000): Promise<void> {
+    const f = await c.nextFrame(timeoutMs);
     expect([f.command, header(f, 'receipt-id') ?? header(f, 'message')]).toEqual(['RECEIPT', receipt]);
   }
 
   async function expectRefusal(c: RawClient): Promise<ChatErrorBody> {
-    const f = await c.nextFrame();
+    const f = await c.nextFrame(5_000);
     expect([f.command, header(f, 'destination')]).toEqual(['MESSAGE', STOMP_PATHS.errors]);
     return JSON.parse(f.body.toString()) as ChatErrorBody;
   }
 
   async function expectErrorAndClose(c: RawClient, message: string): Promise<void> {
-    const f: Frame = await c.nextFrame();
+    const f: Frame = await c.nextFrame(5_000);
     expect([f.command, header(f, 'message')]).toEqual(['ERROR', message]);
     expect((await c.closed).code).toBe(1008);
   }
@@ -152,7 +152,7 @@ describe.each(variants)('STOMP send limits ($dialect, redis: $redis)', ({ dialec
     });
     c.sendFrame('COMMIT', { transaction: 'tx', receipt: 'commit' });
     // The session stays open; the COMMIT stores the 20 buffered SENDs (own copies are not subscribed).
-    await expectReceipt(c, 'commit');
+    await expectReceipt(c, 'commit', 20_000); // twenty messages stored one after another
     const stored = await history(buyer, roomIdFor(buyer.id, seller.id));
     expect(stored.map((m) => m.content)).toEqual(
       Array.from({ length: CHAT_LIMITS.sendBurst }, (_, i) => `m${i}`),
