@@ -14,6 +14,14 @@ export const CHAT_LIMITS = {
   idleTimeoutMs: 5 * 60_000,
   /** An uploaded chat photo that was never sent is removed after this long. */
   unsentPhotoTtlMs: 24 * 60 * 60_000,
+  /**
+   * STOMP transactions hold their SENDs in server memory until COMMIT: at most this many open at
+   * once per session, each with at most this many SENDs and body bytes (past any: ERROR, close).
+   * A transaction of more SENDs than one rate-limit burst could never be stored whole anyway.
+   */
+  maxTransactionsPerSession: 4,
+  maxTransactionFrames: 20,
+  maxTransactionBytes: 64 * 1024,
 } as const;
 
 export const CHAT_HARDENING_MESSAGES = {
@@ -23,6 +31,10 @@ export const CHAT_HARDENING_MESSAGES = {
   photoNotYours: 'Attach photos with the upload button',
   malformedMultipart: 'The upload could not be read. Choose the photo again and retry.',
   numberOutOfRange: 'That number is too large',
+  tooManyTransactions: 'Too many open transactions. Commit or abort one before you begin another.',
+  transactionTooLarge: 'This transaction is too large. Commit it and send the rest in another one.',
+  noConversation: 'Typing is shown once one of you has sent a message in this conversation',
+  controlCharacter: 'Messages cannot contain the invisible character U+0000. Remove it and send again.',
 } as const;
 
 /** Body of a MESSAGE on `/user/queue/errors`: a SEND refused for an application reason. */

@@ -1,6 +1,6 @@
 import { z } from './zod.js';
 import { LIMITS } from './limits.js';
-import { DB_INT_MAX, isDbId } from './chat-hardening.js';
+import { CHAT_HARDENING_MESSAGES, DB_INT_MAX, isDbId } from './chat-hardening.js';
 import { MESSAGES } from './messages.js';
 import type { Meetup, MessageKind, Offer } from './deals.js';
 
@@ -56,7 +56,13 @@ export function parseRoomId(roomId: string): [number, number] | null {
 /** Body of SEND /app/chat.send/{buyerId}/{sellerId} (spec §7). */
 export const chatSendSchema = z
   .object({
-    content: z.string().max(LIMITS.chatContentMax, MESSAGES.chatContentTooLong).optional().default(''),
+    // U+0000: PostgreSQL text cannot hold it; refused alike on both databases.
+    content: z
+      .string()
+      .max(LIMITS.chatContentMax, MESSAGES.chatContentTooLong)
+      .refine((s) => !s.includes('\u0000'), CHAT_HARDENING_MESSAGES.controlCharacter)
+      .optional()
+      .default(''),
     listingId: z.coerce
       .number({ error: MESSAGES.chatListingRequired })
       .int()
@@ -76,4 +82,9 @@ export const STOMP_PATHS = {
   inbox: '/user/queue/chats',
   /** SENDs refused for an application reason; body is a ChatErrorBody (the session stays open). */
   errors: '/user/queue/errors',
+  /**
+   * `{type: "resync"}` when this process may have missed live messages (its link to the other
+   * processes was down): fetch each open conversation again with `?after=`.
+   */
+  resync: '/user/queue/resync',
 } as const;

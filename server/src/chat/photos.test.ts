@@ -1,8 +1,9 @@
 /** Chat photos (issue 8, item 13): only the sender's own uploads, and unsent uploads expire. */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { CHAT_HARDENING_MESSAGES, CHAT_LIMITS, MESSAGES } from '@campus/contract';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   asStudent,
@@ -75,6 +76,30 @@ describe.each(dialects)('chat photos (%s)', (dialect) => {
       status: 400,
       message: MESSAGES.chatImageNotOurs,
     });
+  });
+
+  it('answers 400 with a clear message for a photo part that ends early, as listing uploads do', async () => {
+    // A real photo's size: the parser meets the cut after the first read, inside the file stream.
+    const noise = randomBytes(800 * 600 * 3);
+    const photo = await sharp(noise, { raw: { width: 800, height: 600, channels: 3 } })
+      .jpeg()
+      .toBuffer();
+    const head =
+      '--x\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n';
+    const payload = Buffer.concat([Buffer.from(head), photo.subarray(0, photo.length >> 1)]);
+    for (const url of ['/api/chats/upload', '/listing/new']) {
+      const res = await asStudent(t, buyer, {
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        payload,
+      });
+      expect([url, res.statusCode, res.json()]).toEqual([
+        url,
+        400,
+        { message: CHAT_HARDENING_MESSAGES.malformedMultipart, code: 'VALIDATION' },
+      ]);
+    }
   });
 
   it('removes an upload nobody sent after 24 h and keeps a sent one', async () => {

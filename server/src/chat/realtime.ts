@@ -65,6 +65,12 @@ export function chatStompHooks(
   // SEND rate per student: 5 per second, bursts of 20 (per process).
   const sends = new TokenBucket(CHAT_LIMITS.sendBurst, CHAT_LIMITS.sendPerSecond, ctx.clock);
   return {
+    // Every SEND (chat, typing, any extension; held in a transaction or not) as it arrives.
+    admitSend(session) {
+      if (!sends.take(session.principal!.userId)) {
+        throw new StompAppError(CHAT_HARDENING_MESSAGES.sendRateLimited, ERROR_CODES.rateLimited);
+      }
+    },
     async authenticate(headers) {
       const token = bearerToken(headers);
       if (!token)
@@ -85,7 +91,12 @@ export function chatStompHooks(
       }
     },
     authorizeSubscribe(principal, destination) {
-      if (destination === STOMP_PATHS.inbox || destination === STOMP_PATHS.errors) return;
+      if (
+        destination === STOMP_PATHS.inbox ||
+        destination === STOMP_PATHS.errors ||
+        destination === STOMP_PATHS.resync
+      )
+        return;
       if (extensions.userDestinations.has(destination)) return;
       if (destination.startsWith(STOMP_PATHS.subscribePrefix)) {
         const roomId = destination.slice(STOMP_PATHS.subscribePrefix.length);
@@ -96,7 +107,13 @@ export function chatStompHooks(
     },
     async onSend(session, destination, body) {
       const extension = extensions.sends.find((e) => destination.startsWith(e.prefix));
-      if (extension) return extension.handle(session, destination, body);
+      if (extension) {
+        try {
+          return await extension.handle(session, destination, body);
+        } catch (err) {
+          throw toAppError(err);
+        }
+      }
       const ids = parseSendDestination(destination);
       if (!ids) throw new StompError(MESSAGES.chatUnknownDestination, destination);
       // Ids beyond the database's integer range: refused before any query, alike on both dialects.
@@ -104,9 +121,6 @@ export function chatStompHooks(
         throw new StompAppError(CHAT_HARDENING_MESSAGES.numberOutOfRange, ERROR_CODES.validation);
       }
       const userId = session.principal!.userId;
-      if (!sends.take(userId)) {
-        throw new StompAppError(CHAT_HARDENING_MESSAGES.sendRateLimited, ERROR_CODES.rateLimited);
-      }
       let payload: unknown;
       try {
         payload = JSON.parse(body);
@@ -121,6 +135,8 @@ export function chatStompHooks(
     },
   };
 }
+
+const RESYNC_BODY = JSON.stringify({ type: 'resync' });
 
 /** Applies a chat event to the sessions of this process. */
 export function deliverEvent(stomp: StompServer, event: ChatEvent): void {
@@ -138,6 +154,12 @@ export function deliverEvent(stomp: StompServer, event: ChatEvent): void {
     }
   } else if (event.type === 'user') {
     for (const userId of event.userIds) stomp.deliverToUser(userId, event.destination, event.body, event.id);
+  } else if (event.type === 'resync') {
+    // Every connected student here: live frames may have been missed, fetch with ?after= again.
+    const id = `resync-${Date.now()}`;
+    for (const userId of stomp.connectedUsers()) {
+      stomp.deliverToUser(userId, STOMP_PATHS.resync, RESYNC_BODY, id);
+    }
   } else {
     stomp.closeUser(event.userId, MESSAGES.chatSessionRevoked, (p) => p.tokenVersion < event.tokenVersion);
   }
@@ -172,6 +194,13 @@ export function createStompServer(
       idleTimeoutMs: CHAT_LIMITS.idleTimeoutMs,
       idleMessage: CHAT_HARDENING_MESSAGES.idleClosed,
       errorsDestination: STOMP_PATHS.errors,
+      transactions: {
+        maxOpen: CHAT_LIMITS.maxTransactionsPerSession,
+        maxFrames: CHAT_LIMITS.maxTransactionFrames,
+        maxBytes: CHAT_LIMITS.maxTransactionBytes,
+        tooManyMessage: CHAT_HARDENING_MESSAGES.tooManyTransactions,
+        tooLargeMessage: CHAT_HARDENING_MESSAGES.transactionTooLarge,
+      },
       ...session,
     },
   });

@@ -1,5 +1,8 @@
 import {
+  CHAT_HARDENING_MESSAGES,
   LIMITS,
+  SAFETY_ERROR_CODES,
+  SAFETY_MESSAGES,
   MESSAGES,
   chatSendSchema,
   parseRoomId,
@@ -8,7 +11,7 @@ import {
   type ChatRoomSummary,
 } from '@campus/contract';
 import type { AppContext } from '../context.js';
-import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
 import { isStoredImageUrl } from '../media/index.js';
 import type { ChatEvent } from './broker.js';
 import type { ChatPhotos } from './photos.js';
@@ -91,6 +94,17 @@ export class ChatService {
   isMember(userId: number, roomId: string): boolean {
     const pair = parseRoomId(roomId);
     return pair !== null && (pair[0] === userId || pair[1] === userId);
+  }
+
+  /**
+   * Signals between the two students of a room (typing): only inside a conversation that exists
+   * (one of them wrote first), never across a block. Throws 403 otherwise.
+   */
+  async assertOpenConversation(userId: number, roomId: string): Promise<void> {
+    const [low, high] = this.assertMember(userId, roomId);
+    const { exists, blocked } = await store.conversationState(this.db, roomId, low, high);
+    if (!exists) throw forbidden(CHAT_HARDENING_MESSAGES.noConversation);
+    if (blocked) throw new HttpError(403, SAFETY_MESSAGES.blocked, SAFETY_ERROR_CODES.blocked);
   }
 
   /**

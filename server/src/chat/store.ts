@@ -86,6 +86,38 @@ export async function sendChecks(
   };
 }
 
+/**
+ * Whether the room holds a conversation (at least one message) and whether either of its two
+ * students blocked the other, in one round trip (typing and other signals between the two).
+ */
+export async function conversationState(
+  db: Executor,
+  roomId: string,
+  a: number,
+  b: number,
+): Promise<{ exists: boolean; blocked: boolean }> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom('chat_rooms').select('message_count').where('id', '=', roomId).as('messages'),
+      eb
+        .selectFrom('blocks')
+        .select('blocker_id')
+        .where((w) =>
+          w.or([
+            w.and([w('blocker_id', '=', a), w('blocked_id', '=', b)]),
+            w.and([w('blocker_id', '=', b), w('blocked_id', '=', a)]),
+          ]),
+        )
+        .limit(1)
+        .as('blocker'),
+    ])
+    .executeTakeFirst();
+  return {
+    exists: Number(row?.messages ?? 0) > 0,
+    blocked: row?.blocker !== null && row?.blocker !== undefined,
+  };
+}
+
 export interface NewMessage {
   roomId: string;
   lowUserId: number;

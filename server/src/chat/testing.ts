@@ -48,16 +48,17 @@ export function parseMessage(body: string): ChatMessage {
  * PostgreSQL database, one Redis and one key prefix, as two processes behind a load balancer would.
  */
 export async function pairedApps(
-  redisUrl: string,
+  /** One Redis for both, or one address each (e.g. a TcpProxy per process in front of one Redis). */
+  redisUrl: string | [string, string],
   env: Record<string, string> = {},
 ): Promise<{ apps: [TestApp, TestApp]; close(): Promise<void> }> {
   const database = await createPgDatabase();
-  const shared = {
-    databaseUrl: database.url,
-    keyPrefix: `cmtest:${randomBytes(4).toString('hex')}:`,
-    env: { REDIS_URL: redisUrl, ...env },
-  };
-  const apps: [TestApp, TestApp] = [await createTestApp(shared), await createTestApp(shared)];
+  const [urlA, urlB] = typeof redisUrl === 'string' ? [redisUrl, redisUrl] : redisUrl;
+  const shared = { databaseUrl: database.url, keyPrefix: `cmtest:${randomBytes(4).toString('hex')}:` };
+  const apps: [TestApp, TestApp] = [
+    await createTestApp({ ...shared, env: { REDIS_URL: urlA, ...env } }),
+    await createTestApp({ ...shared, env: { REDIS_URL: urlB, ...env } }),
+  ];
   return {
     apps,
     async close() {

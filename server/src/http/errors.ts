@@ -48,7 +48,10 @@ export function parseOr400<T>(
  * form: no boundary, a truncated part, a part cut off before its headers end. They carry no code,
  * only these messages. A bad upload is the client's mistake: 400, never 500 (issue 8, item 15).
  */
-const MALFORMED_MULTIPART = /^(Multipart: |Unexpected end of (multipart data|form)|Malformed part header)/;
+// "Part terminated early": busboy's error on a file stream whose body ends inside the part (seen
+// once the part is larger than what the first read held, so only with a real photo's size).
+const MALFORMED_MULTIPART =
+  /^(Multipart: |Unexpected end of (multipart data|form)|Malformed part header|Part terminated early)/;
 
 export function isMalformedMultipart(
   request: FastifyRequest,

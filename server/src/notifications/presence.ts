@@ -14,6 +14,17 @@ import { StompAppError } from '../chat/stomp/session.js';
 /** A process's claim that a user has a session on it lasts this long unless refreshed. */
 const CLAIM_TTL_MS = 90_000;
 const REFRESH_MS = 30_000;
+/** Reads on a chat SEND's path give up on Redis after this long (the per-process view answers). */
+const REDIS_READ_DEADLINE_MS = 250;
+
+function withDeadline<T>(op: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('redis read deadline')), ms);
+    timer.unref();
+  });
+  return Promise.race([op, deadline]).finally(() => clearTimeout(timer));
+}
 
 /**
  * Who has an open STOMP session (push goes only to students without one), and chat presence:
@@ -75,9 +86,11 @@ export class Presence {
   async hasOpenSession(userId: number): Promise<boolean> {
     if ((this.local.get(userId) ?? 0) > 0) return true;
     const redis = this.ctx.redis;
-    if (!redis) return false;
+    // Redis hung or down (the chat broker sees it): never hold up the SEND that asked.
+    if (!redis || !this.chat.broker.healthy) return false;
     try {
-      return (await redis.zcount(this.key(userId), Date.now(), '+inf')) > 0;
+      const count = redis.zcount(this.key(userId), Date.now(), '+inf');
+      return (await withDeadline(count, REDIS_READ_DEADLINE_MS)) > 0;
     } catch {
       // Redis down: assume none, so the student is told rather than missing it.
       return false;
@@ -122,6 +135,8 @@ export class Presence {
     if (!pair || (pair[0] !== userId && pair[1] !== userId)) {
       throw new StompAppError(NOTIFY_MESSAGES.typingForbidden, ERROR_CODES.forbidden);
     }
+    // Only inside an existing conversation, never across a block (403s become errors-queue refusals).
+    await this.chat.service.assertOpenConversation(userId, roomId);
     if (!(await this.takeTypingSlot(userId, roomId))) return;
     const peer = pair[0] === userId ? pair[1] : pair[0];
     const frame: PresenceFrame = { type: 'typing', roomId, userId };
@@ -131,10 +146,11 @@ export class Presence {
   private async takeTypingSlot(userId: number, roomId: string): Promise<boolean> {
     const interval = NOTIFICATION_LIMITS.typingIntervalMs;
     const redis = this.ctx.redis;
-    if (redis) {
+    if (redis && this.chat.broker.healthy) {
       try {
         const key = `${this.ctx.config.keyPrefix}typing:${roomId}:${userId}`;
-        return (await redis.set(key, '1', 'PX', interval, 'NX')) === 'OK';
+        const set = redis.set(key, '1', 'PX', interval, 'NX');
+        return (await withDeadline(set, REDIS_READ_DEADLINE_MS)) === 'OK';
       } catch {
         // Fall through to the per-process rule.
       }

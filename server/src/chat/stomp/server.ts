@@ -150,6 +150,11 @@ export class StompServer {
     for (const listener of this.sessionListeners) listener(userId, count);
   }
 
+  /** Users with at least one session on this process. */
+  connectedUsers(): number[] {
+    return [...this.byUser.keys()];
+  }
+
   sessionsOf(userId: number): StompSession[] {
     return [...(this.byUser.get(userId) ?? [])];
   }

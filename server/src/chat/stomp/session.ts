@@ -11,6 +11,7 @@ import {
   type FrameLimits,
   type StompVersion,
 } from './frame.js';
+import { TransactionBuffer, type TransactionLimits, type TransactionRefusal } from './transactions.js';
 
 /** Who a session belongs to, as the authenticate hook established it. */
 export interface StompPrincipal {
@@ -101,6 +102,11 @@ export interface StompHooks {
     headers: Record<string, string>,
   ): Promise<void>;
   /**
+   * Runs for every SEND as it arrives, before it is handled or buffered in a transaction (the
+   * rate limit): throws StompAppError to refuse that frame (it is dropped), StompError to close.
+   */
+  admitSend?(session: StompSession, destination: string): void;
+  /**
    * Runs after the session is registered (so a revocation from now on reaches it) and before
    * CONNECTED: throws (StompError) when the credential was revoked meanwhile.
    */
@@ -132,6 +138,8 @@ export interface SessionOptions {
   timers: StompTimers;
   /** ERROR message sent when the principal's credential expires. */
   expiredMessage: string;
+  /** SENDs held until COMMIT are server memory: bounded per session (ERROR and close past it). */
+  transactions: TransactionLimits;
   logger?: StompLogger;
 }
 
@@ -147,6 +155,13 @@ export const DEFAULT_SESSION_OPTIONS: SessionOptions = {
   idleMessage: 'Closed after 5 minutes without activity',
   timers: REAL_TIMERS,
   expiredMessage: 'Credentials expired',
+  transactions: {
+    maxOpen: 4,
+    maxFrames: 20,
+    maxBytes: 64 * 1024,
+    tooManyMessage: 'Too many open transactions',
+    tooLargeMessage: 'Transaction too large',
+  },
 };
 
 const VERSIONS: readonly StompVersion[] = ['1.2', '1.1', '1.0'];
@@ -202,6 +217,14 @@ function sanitizeHeaderValue(text: string): string {
   return text.replace(/[\r\n\0]+/g, ' ').slice(0, 200);
 }
 
+function transactionError(tx: string, refusal: TransactionRefusal): StompError {
+  if (refusal.kind === 'unknown')
+    return new StompError(`Unknown transaction ${tx}`, undefined, CLOSE.protocol);
+  if (refusal.kind === 'duplicate')
+    return new StompError(`Transaction ${tx} already begun`, undefined, CLOSE.protocol);
+  return new StompError(refusal.message, refusal.detail, CLOSE.policy);
+}
+
 /** Commands that may carry a body (spec: "Frames and Headers"). */
 const BODY_ALLOWED = new Set(['SEND']);
 
@@ -216,7 +239,7 @@ export class StompSession {
   private state: State = 'awaiting-connect';
   private readonly parser: FrameParser;
   private readonly subscriptions = new Map<string, Subscription>();
-  private readonly transactions = new Map<string, Frame[]>();
+  private readonly transactions: TransactionBuffer;
   private chain: Promise<void> = Promise.resolve();
   private queued = 0;
   private lastReceived: number;
@@ -235,6 +258,7 @@ export class StompSession {
     private readonly protocolVersion: StompVersion | null = null,
   ) {
     this.parser = new FrameParser(options.limits);
+    this.transactions = new TransactionBuffer(options.transactions);
     this.clock = options.timers;
     this.lastReceived = this.lastSent = this.clock.now();
     ws.on('message', (data, isBinary) => this.onData(data, isBinary));
@@ -394,10 +418,12 @@ export class StompSession {
       case 'SEND': {
         const destination = this.required(frame, 'destination');
         const tx = header(frame, 'transaction');
+        if (tx !== undefined && !this.transactions.has(tx)) throw transactionError(tx, { kind: 'unknown' });
+        // Charged as it arrives, buffered or not: a transaction is no way around the rate limit.
+        this.hooks.admitSend?.(this, destination);
         if (tx !== undefined) {
-          const pending = this.transactions.get(tx);
-          if (!pending) throw new StompError(`Unknown transaction ${tx}`, undefined, CLOSE.protocol);
-          pending.push(frame);
+          const refused = this.transactions.add(tx, frame);
+          if (refused) throw transactionError(tx, refused);
           break;
         }
         await this.send(destination, frame);
@@ -405,16 +431,14 @@ export class StompSession {
       }
       case 'BEGIN': {
         const tx = this.required(frame, 'transaction');
-        if (this.transactions.has(tx))
-          throw new StompError(`Transaction ${tx} already begun`, undefined, CLOSE.protocol);
-        this.transactions.set(tx, []);
+        const refused = this.transactions.begin(tx);
+        if (refused) throw transactionError(tx, refused);
         break;
       }
       case 'COMMIT': {
         const tx = this.required(frame, 'transaction');
-        const pending = this.transactions.get(tx);
-        if (!pending) throw new StompError(`Unknown transaction ${tx}`, undefined, CLOSE.protocol);
-        this.transactions.delete(tx);
+        const pending = this.transactions.take(tx);
+        if (!pending) throw transactionError(tx, { kind: 'unknown' });
         for (const f of pending) {
           try {
             await this.send(this.required(f, 'destination'), f);
@@ -427,8 +451,7 @@ export class StompSession {
       }
       case 'ABORT': {
         const tx = this.required(frame, 'transaction');
-        if (!this.transactions.delete(tx))
-          throw new StompError(`Unknown transaction ${tx}`, undefined, CLOSE.protocol);
+        if (!this.transactions.abort(tx)) throw transactionError(tx, { kind: 'unknown' });
         break;
       }
       case 'ACK':
