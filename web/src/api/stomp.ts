@@ -97,6 +97,15 @@ function onAppError(body: string): void {
 }
 registrations.add({ destination: STOMP_PATHS.errors, handler: onAppError, live: null });
 
+/**
+ * The server says this session may have missed live messages (its process lost the link to the
+ * others for a while): run the same catch-up as after a reconnect.
+ */
+function onResync(): void {
+  runCatchUp();
+}
+registrations.add({ destination: STOMP_PATHS.resync, handler: onResync, live: null });
+
 function setStatus(next: RealtimeStatus): void {
   if (status === next) return;
   status = next;
@@ -122,8 +131,15 @@ function onConnected(): void {
   everConnected = true;
   setStatus('connected');
   for (const reg of registrations) subscribeOne(reg);
-  // Each catch-up in a task of its own: together (requests, cache updates, renders) they would block
-  // a phone's main thread for one long stretch right as the page becomes usable.
+  runCatchUp();
+}
+
+/**
+ * Runs every catch-up listener, each in a task of its own: together (requests, cache updates,
+ * renders) they would block a phone's main thread for one long stretch right as the page becomes
+ * usable.
+ */
+function runCatchUp(): void {
   for (const listener of [...connectedListeners]) {
     window.setTimeout(() => {
       if (connectedListeners.has(listener) && isRealtimeConnected()) listener();
