@@ -35,10 +35,11 @@ export class MeetupsService {
   private async meetupFor(tx: DealsTx, userId: number, meetupId: number) {
     const first = await store.findMeetup(tx.db, meetupId);
     if (!first) throw notFound(DEALS_MESSAGES.meetupNotFound);
-    const pair = parseRoomId(first.room_id);
-    if (!pair || !pair.includes(userId)) throw forbidden(DEALS_MESSAGES.meetupNotYours);
+    // The listing first: one a moderator removed is gone for everyone, its meet-ups included.
     const listing = await store.lockListing(tx.db, first.listing_id, tx.postgres);
     if (!listing) throw notFound(DEALS_MESSAGES.listingNotFound);
+    const pair = parseRoomId(first.room_id);
+    if (!pair || !pair.includes(userId)) throw forbidden(DEALS_MESSAGES.meetupNotYours);
     const meetup = (await store.findMeetup(tx.db, meetupId))!;
     const buyerId = pair[0] === listing.seller_id ? pair[1] : pair[0];
     await assertNotBlocked(this.ctx, buyerId, listing.seller_id, tx.db);
