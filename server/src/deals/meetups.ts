@@ -10,7 +10,7 @@ import {
 import { createEvent } from 'ics';
 import type { AppContext } from '../context.js';
 import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
-import { assertNotBlocked } from '../safety/index.js';
+import { assertNotBlocked, scamFlags } from '../safety/index.js';
 import { conflict, type OffersService } from './offers.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
@@ -72,7 +72,7 @@ export class MeetupsService {
       }
       const room = await tx.db
         .selectFrom('chat_rooms')
-        .select('id')
+        .select(['id', 'message_count'])
         .where('id', '=', roomId)
         .executeTakeFirst();
       if (!room) throw forbidden(DEALS_MESSAGES.meetupNoRoom);
@@ -110,6 +110,9 @@ export class MeetupsService {
           senderId: userId,
           kind: 'meetup',
           content: DEAL_EVENTS.meetupProposed(await this.name(tx, userId), where.place),
+          // A typed place reaches the other student like a message, so the anti-scam guard reads
+          // it too (a campus spot is the app's own text). Flags warn; nothing is refused.
+          flags: where.spotId === null ? scamFlags(where.place, Number(room.message_count)) : [],
         },
         { meetup },
         'MEETUP_PROPOSED',

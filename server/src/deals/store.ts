@@ -146,6 +146,8 @@ export async function insertEventMessage(
     offerId?: number;
     meetupId?: number;
     at: number;
+    /** Anti-scam flags (safety) of text the sender typed, e.g. a meet-up's place. */
+    flags?: readonly string[];
   },
 ) {
   await db
@@ -183,6 +185,7 @@ export async function insertEventMessage(
       kind: m.kind,
       offer_id: m.offerId ?? null,
       meetup_id: m.meetupId ?? null,
+      flags: (m.flags ?? []).join(','),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -15,6 +15,7 @@ import { assertAllowed } from './terms.js';
 export { assertNotBlocked, isBlockedPair } from './blocks.js';
 export { assertAllowed, findProhibited } from './terms.js';
 export { takeDaily } from './caps.js';
+export { scamFlags } from './scam.js';
 
 /**
  * Safety (features.md §C): reports, blocks, moderation, rules at the door, the anti-scam guard,
