@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
-import { uploadsDir } from './storage.js';
+import { removeKeys, uploadsDir } from './storage.js';
 import { ensureVariants, photosMissingVariants } from './variants.js';
 
 /** Makes the responsive variants of one stored photo (enqueued by storeJpeg). */
@@ -12,6 +12,17 @@ export const MEDIA_BACKFILL_KEY = 'media-variants-backfill';
 
 /** Photos per backfill run: a run stays far below the job lease even on a busy machine. */
 const BACKFILL_BATCH = 10;
+
+/**
+ * Removes stored photos by key, with their variants (missing files are fine, so a repeat is
+ * harmless). Enqueued in the transaction that forgets the photo, so the files go if and only if
+ * that commits, even when the process stops right after.
+ */
+export const MEDIA_REMOVE_JOB = 'media.remove';
+
+export interface RemovePayload {
+  keys: string[];
+}
 
 export interface VariantsPayload {
   key: string;
@@ -24,6 +35,7 @@ export interface BackfillPayload {
 export function registerMediaJobs(ctx: AppContext): void {
   const dir = uploadsDir(ctx.config.dataDir);
   ctx.jobs.register<VariantsPayload>(MEDIA_VARIANTS_JOB, ({ key }) => ensureVariants(dir, key));
+  ctx.jobs.register<RemovePayload>(MEDIA_REMOVE_JOB, ({ keys }) => removeKeys(dir, keys));
   ctx.jobs.register<BackfillPayload>(MEDIA_BACKFILL_JOB, async ({ after = '' }) => {
     const { keys, next } = await photosMissingVariants(dir, after, BACKFILL_BATCH);
     for (const key of keys) await ensureVariants(dir, key);
