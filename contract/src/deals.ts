@@ -309,6 +309,8 @@ export const DEAL_EVENTS = {
   handoffDone: (listingName: string, amount: number) =>
     `Hand-off confirmed: ${listingName} sold for ${money(amount)}`,
   handoffLocked: () => 'Hand-off is locked after 5 wrong codes.',
+  listingRemoved: () =>
+    'A moderator removed this listing: its offers and meet-ups are cancelled. You can still message each other here.',
 } as const;
 
 // ---- answer schemas (OpenAPI; `satisfies` keeps them in step with the interfaces)

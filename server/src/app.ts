@@ -195,8 +195,8 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   await registerSelling(app, ctx, listings);
   await registerTrust(app, ctx, listings);
   const chat = await registerChat(app, ctx, options.chat);
-  await registerDeals(app, ctx, chat, listings);
-  await registerSafety(app, ctx, listings, chat);
+  const deals = await registerDeals(app, ctx, chat, listings);
+  await registerSafety(app, ctx, listings, chat, deals);
   await registerNotifications(app, ctx, chat, listings);
   if (config.nodeEnv !== 'production' && !config.smtpUrl) {
     await app.register(outboxRoutes(path.join(config.dataDir, 'outbox')));

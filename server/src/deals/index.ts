@@ -5,6 +5,7 @@ import type { ListingsModule } from '../listings/index.js';
 import { HandoffService } from './handoff.js';
 import { MeetupsService } from './meetups.js';
 import { OffersService } from './offers.js';
+import { ListingRemoval } from './removal.js';
 import { dealsRoutes } from './routes.js';
 import { attachCards } from './store.js';
 import type { DealsDeps } from './tx.js';
@@ -13,6 +14,8 @@ export interface DealsModule {
   offers: OffersService;
   meetups: MeetupsService;
   handoff: HandoffService;
+  /** A moderator removed a listing: its deals end in the removal's transaction (safety calls it). */
+  removal: ListingRemoval;
 }
 
 /**
@@ -35,5 +38,5 @@ export async function registerDeals(
   const handoff = new HandoffService(ctx, deps);
   chat.service.setCardLoader((messages, rows) => attachCards(ctx.db.kysely, messages, rows));
   await app.register(dealsRoutes(ctx, offers, meetups, handoff));
-  return { offers, meetups, handoff };
+  return { offers, meetups, handoff, removal: new ListingRemoval(ctx, deps) };
 }

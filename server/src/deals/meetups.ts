@@ -10,7 +10,7 @@ import {
 import { createEvent } from 'ics';
 import type { AppContext } from '../context.js';
 import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
-import { assertNotBlocked } from '../safety/index.js';
+import { assertNotBlocked, scamFlags } from '../safety/index.js';
 import { conflict, type OffersService } from './offers.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
@@ -35,10 +35,11 @@ export class MeetupsService {
   private async meetupFor(tx: DealsTx, userId: number, meetupId: number) {
     const first = await store.findMeetup(tx.db, meetupId);
     if (!first) throw notFound(DEALS_MESSAGES.meetupNotFound);
-    const pair = parseRoomId(first.room_id);
-    if (!pair || !pair.includes(userId)) throw forbidden(DEALS_MESSAGES.meetupNotYours);
+    // The listing first: one a moderator removed is gone for everyone, its meet-ups included.
     const listing = await store.lockListing(tx.db, first.listing_id, tx.postgres);
     if (!listing) throw notFound(DEALS_MESSAGES.listingNotFound);
+    const pair = parseRoomId(first.room_id);
+    if (!pair || !pair.includes(userId)) throw forbidden(DEALS_MESSAGES.meetupNotYours);
     const meetup = (await store.findMeetup(tx.db, meetupId))!;
     const buyerId = pair[0] === listing.seller_id ? pair[1] : pair[0];
     await assertNotBlocked(this.ctx, buyerId, listing.seller_id, tx.db);
@@ -71,7 +72,7 @@ export class MeetupsService {
       }
       const room = await tx.db
         .selectFrom('chat_rooms')
-        .select('id')
+        .select(['id', 'message_count'])
         .where('id', '=', roomId)
         .executeTakeFirst();
       if (!room) throw forbidden(DEALS_MESSAGES.meetupNoRoom);
@@ -109,6 +110,9 @@ export class MeetupsService {
           senderId: userId,
           kind: 'meetup',
           content: DEAL_EVENTS.meetupProposed(await this.name(tx, userId), where.place),
+          // A typed place reaches the other student like a message, so the anti-scam guard reads
+          // it too (a campus spot is the app's own text). Flags warn; nothing is refused.
+          flags: where.spotId === null ? scamFlags(where.place, Number(room.message_count)) : [],
         },
         { meetup },
         'MEETUP_PROPOSED',

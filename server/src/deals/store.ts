@@ -51,9 +51,12 @@ export function toDeal(r: DealRow): Deal {
 }
 
 /**
- * Locks the listing row for the rest of the transaction (PostgreSQL `FOR UPDATE`; SQLite has one
- * writer, and deals transactions write first, see DealsTx). Every state change of a listing's deal
- * goes through this, so two processes answering offers on one listing take turns.
+ * Loads a tradable listing and locks its row for the rest of the transaction (PostgreSQL `FOR
+ * UPDATE`; SQLite has one writer, and deals transactions write first, see DealsTx). Every deals
+ * route goes through this (or findListing), so two processes answering offers on one listing take
+ * turns, and a listing a moderator removed is not found at all: the same 404 as an unknown id for
+ * offers, meet-ups and hand-off alike. On PostgreSQL a request that waited for the removal's lock
+ * re-checks the condition on the removed row, so it cannot slip in behind the removal.
  */
 export function lockListing(db: Executor, id: number, postgres: boolean) {
   let q = db
@@ -69,12 +72,15 @@ export function lockListing(db: Executor, id: number, postgres: boolean) {
       'listings.accepted_offer_id',
       'users.first_name as seller_first_name',
     ])
-    .where('listings.id', '=', id);
+    .where('listings.id', '=', id)
+    .where((eb) =>
+      eb.or([eb('listings.moderation', 'is', null), eb('listings.moderation', '!=', 'REMOVED')]),
+    );
   if (postgres) q = q.forUpdate('listings');
   return q.executeTakeFirst();
 }
 
-/** The listing without a lock (reads outside a state change). */
+/** The tradable listing without a lock (reads outside a state change). */
 export function findListing(db: Executor, id: number) {
   return lockListing(db, id, false);
 }
@@ -140,6 +146,8 @@ export async function insertEventMessage(
     offerId?: number;
     meetupId?: number;
     at: number;
+    /** Anti-scam flags (safety) of text the sender typed, e.g. a meet-up's place. */
+    flags?: readonly string[];
   },
 ) {
   await db
@@ -177,6 +185,7 @@ export async function insertEventMessage(
       kind: m.kind,
       offer_id: m.offerId ?? null,
       meetup_id: m.meetupId ?? null,
+      flags: (m.flags ?? []).join(','),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

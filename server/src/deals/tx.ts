@@ -46,7 +46,7 @@ export class DealsTx {
    */
   async post(
     topic: store.RoomTopic,
-    m: { senderId: number; kind: 'offer' | 'meetup' | 'system'; content: string },
+    m: { senderId: number; kind: 'offer' | 'meetup' | 'system'; content: string; flags?: readonly string[] },
     card: { offer?: store.OfferRow; meetup?: store.MeetupRow },
     notice?: NotificationType,
   ): Promise<void> {

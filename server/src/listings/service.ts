@@ -214,7 +214,7 @@ export class ListingsService {
    */
   async get(id: number): Promise<Listing> {
     const row = await store.findById(this.db, id);
-    if (!row || row.moderation === 'REMOVED') throw notFound(MESSAGES.listingNotFound);
+    if (!row || store.isRemoved(row)) throw notFound(MESSAGES.listingNotFound);
     const [listing] = await store.toListings(this.db, [row]);
     return listing as Listing;
   }

@@ -108,6 +108,14 @@ async function browseEachCategory(
   return mergeOrdered(pages, order, q.limit);
 }
 
+/**
+ * A listing a moderator removed (safety) is gone for everyone but its seller's own list: reads,
+ * saves and deals answer it like an unknown id.
+ */
+export function isRemoved(row: { moderation: string | null }): boolean {
+  return row.moderation === 'REMOVED';
+}
+
 export function findById(db: Executor, id: number): Promise<ListingWithSeller | undefined> {
   return withSeller(db).where('listings.id', '=', id).executeTakeFirst();
 }

@@ -13,7 +13,11 @@ export const MEDIA_BACKFILL_KEY = 'media-variants-backfill';
 /** Photos per backfill run: a run stays far below the job lease even on a busy machine. */
 const BACKFILL_BATCH = 10;
 
-/** Removes a deleted photo's files (enqueued with the row's delete: media/index.ts removeLater). */
+/**
+ * Removes stored photos by key, with their variants (missing files are fine, so a repeat is
+ * harmless). Enqueued in the transaction that forgets the photo, so the files go if and only if
+ * that commits, even when the process stops right after (media/index.ts removeLater).
+ */
 export const MEDIA_REMOVE_JOB = 'media.remove';
 
 export interface RemovePayload {
@@ -31,7 +35,6 @@ export interface BackfillPayload {
 export function registerMediaJobs(ctx: AppContext): void {
   const dir = uploadsDir(ctx.config.dataDir);
   ctx.jobs.register<VariantsPayload>(MEDIA_VARIANTS_JOB, ({ key }) => ensureVariants(dir, key));
-  // Idempotent: a rerun after a crash finds the files gone already.
   ctx.jobs.register<RemovePayload>(MEDIA_REMOVE_JOB, ({ keys }) => removeKeys(dir, keys));
   ctx.jobs.register<BackfillPayload>(MEDIA_BACKFILL_JOB, async ({ after = '' }) => {
     const { keys, next } = await photosMissingVariants(dir, after, BACKFILL_BATCH);

@@ -18,6 +18,14 @@ import { notify } from '../notifications/service.js';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const conflict = (message: string) => new HttpError(409, message, ERROR_CODES.conflict);
 
+/**
+ * Runs a listing's removal with the end of its deals in one transaction (deals/removal.ts, wired in
+ * app.ts): nothing stays reserved or pending on a listing nobody can see.
+ */
+export interface ListingRemoval {
+  run<T>(listingId: number, write: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+}
+
 export function isModerator(ctx: AppContext, principal: Principal): boolean {
   return ctx.config.moderatorEmails.includes(principal.email.toLowerCase());
 }
@@ -30,6 +38,7 @@ export class ModerationService {
   constructor(
     private readonly ctx: AppContext,
     private readonly listings: ListingsModule,
+    private readonly removal: ListingRemoval,
   ) {}
 
   private get db() {
@@ -102,7 +111,11 @@ export class ModerationService {
     if (listing) await this.listings.service.written(listing);
   }
 
-  /** Hidden for everyone; the seller is told the reason (centre, push, e-mail through the queue). */
+  /**
+   * Hidden for everyone but the seller's own list, and no longer tradable: its offers and meet-ups
+   * end in the same transaction. The seller is told the reason (centre, push, e-mail through the
+   * queue); the search index and hot cache follow after the commit.
+   */
   async removeListing(moderator: Principal, listingId: number, body: unknown): Promise<void> {
     const { reason } = parseOr400(modReasonSchema, body);
     const current = await this.db
@@ -113,7 +126,7 @@ export class ModerationService {
     if (!current) throw notFound(SAFETY_MESSAGES.reportNotFound);
     if (current.moderation === 'REMOVED') throw conflict(SAFETY_MESSAGES.listingAlreadyRemoved);
     const target = { type: 'LISTING' as const, id: listingId };
-    const row = await this.db.transaction().execute(async (trx) => {
+    await this.removal.run(listingId, async (trx) => {
       const updated = await trx
         .updateTable('listings')
         .set({ moderation: 'REMOVED', moderation_reason: reason, updated_at: this.ctx.clock() })
@@ -134,10 +147,7 @@ export class ModerationService {
         link: '/personalListings',
         subjectId: listingId,
       });
-      return updated;
     });
-    this.ctx.jobs.kick();
-    await this.listings.service.written(row);
   }
 
   /** Shows a removed or report-hidden listing again; its open reports are closed as RESTORED. */

@@ -11,6 +11,7 @@ import { verifyPassword } from '../accounts/passwords.js';
 import type { AppContext, Principal } from '../context.js';
 import { HttpError, notFound, parseOr400 } from '../http/errors.js';
 import type { ListingsModule } from '../listings/index.js';
+import { removeLater } from '../media/index.js';
 
 /** A column naming a student: `user_id`, `seller_id`, `low_user_id`, `reporter_id`… */
 export const USER_COLUMN =
@@ -29,6 +30,14 @@ const OWNER_COLUMNS: Record<string, readonly string[]> = {
 /** Never exported: secrets and one-time codes (their hashes are no use to anyone but an attacker). */
 // handoff_code (deals): a seller whose counter-offer was accepted must not read the buyer's code.
 const SECRET_COLUMN = /(?:hash|secret|token|password|handoff_code)/;
+
+/**
+ * Columns left out of a table's export because they name someone else the student must not learn
+ * about: the moderator who decided their report (moderators act for the app, not by name).
+ */
+const HIDDEN_COLUMNS: Record<string, readonly string[]> = {
+  reports: ['decided_by'],
+};
 
 /** Tables that only the app's machinery uses. */
 const SKIP_TABLES = new Set(['jobs', 'kysely_migration', 'kysely_migration_lock']);
@@ -65,7 +74,10 @@ export async function exportData(ctx: AppContext, principal: Principal): Promise
   const me = principal.userId;
   const tables: DataExport['tables'] = {};
   for (const t of await userTables(ctx)) {
-    const keep = t.columns.filter((c) => !SECRET_COLUMN.test(c) || c === 'token_version');
+    const hidden = HIDDEN_COLUMNS[t.table] ?? [];
+    const keep = t.columns.filter(
+      (c) => (!SECRET_COLUMN.test(c) || c === 'token_version') && !hidden.includes(c),
+    );
     let rows: Array<Record<string, unknown>>;
     if (t.table === 'chat_messages') {
       const rooms = await db
@@ -101,8 +113,9 @@ export async function exportData(ctx: AppContext, principal: Principal): Promise
 }
 
 /**
- * DELETE /users/me {password}: listings (with their photo files), saves, saved searches and wanted
- * posts go; the account row stays, emptied, so messages stay readable to the peer "from Deleted
+ * DELETE /users/me {password}: listings (with their photo files), saves, saved searches, wanted
+ * posts, the avatar (files too), bio, notifications, notification settings and push subscriptions
+ * go; the account row stays, emptied, so messages stay readable to the peer "from Deleted
  * student"; every session ends on every process.
  */
 export async function deleteAccount(
@@ -141,6 +154,14 @@ export async function deleteAccount(
       .where((eb) => eb.or([eb('blocker_id', '=', me), eb('blocked_id', '=', me)]))
       .execute();
     await trx.deleteFrom('creation_log').where('user_id', '=', me).execute();
+    // What the centre, push and e-mail knew: held e-mail and push find no notification and stop.
+    await trx.deleteFrom('notifications').where('user_id', '=', me).execute();
+    await trx.deleteFrom('notification_prefs').where('user_id', '=', me).execute();
+    await trx.deleteFrom('push_subscriptions').where('user_id', '=', me).execute();
+    await trx.deleteFrom('chat_mail_marks').where('user_id', '=', me).execute();
+    // The avatar's files go through a durable job enqueued here: gone if and only if this commits,
+    // even when the process stops right after.
+    await removeLater(ctx, trx, user.avatar_key, user.avatar_thumb_key);
     const updated = await trx
       .updateTable('users')
       .set((eb) => ({
@@ -148,6 +169,9 @@ export async function deleteAccount(
         email: `deleted-${me}-${randomBytes(6).toString('hex')}@deleted.invalid`,
         first_name: 'Deleted',
         last_name: 'student',
+        bio: null,
+        avatar_key: null,
+        avatar_thumb_key: null,
         password_hash: `!deleted:${randomBytes(16).toString('hex')}`,
         verified: 0,
         token_version: eb('token_version', '+', 1),
@@ -161,5 +185,6 @@ export async function deleteAccount(
       .executeTakeFirstOrThrow();
     return updated.token_version;
   });
+  ctx.jobs.kick();
   ctx.events.emit('user.tokensRevoked', { userId: me, tokenVersion });
 }

@@ -8,9 +8,12 @@ import {
   type ReportReason,
   type ReportTargetType,
 } from '@campus/contract';
+import type { Transaction } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
+import type { Database } from '../db/schema.js';
 import { HttpError, badRequest, notFound, parseOr400 } from '../http/errors.js';
 import type { ListingsModule } from '../listings/index.js';
+import type { ListingRow } from '../listings/store.js';
 
 export interface ReportRow {
   id: number;
@@ -67,37 +70,55 @@ export class ReportsService {
       .executeTakeFirst();
     if (existing) throw new HttpError(409, SAFETY_MESSAGES.reportDuplicate, ERROR_CODES.conflict);
     let row: ReportRow;
+    let hidden: ListingRow | undefined;
     try {
-      row = await this.db
-        .insertInto('reports')
-        .values({
-          reporter_id: me,
-          target_type: input.targetType,
-          target_id: input.targetId,
-          target_user_id: ownerId,
-          reason: input.reason,
-          details: input.details.trim(),
-          status: 'OPEN',
-          created_at: this.ctx.clock(),
-        })
-        .returning([
-          'id',
-          'reporter_id',
-          'target_type',
-          'target_id',
-          'reason',
-          'details',
-          'status',
-          'created_at',
-        ])
-        .executeTakeFirstOrThrow();
+      // The report and the hiding it may cause commit together: a failure leaves neither.
+      ({ row, hidden } = await this.db.transaction().execute(async (trx) => {
+        // Reports on one listing take turns (PostgreSQL row lock; SQLite has one writer), so the
+        // count below sees every earlier report and the third of three at once still hides it.
+        if (input.targetType === 'LISTING' && this.ctx.db.dialect === 'postgres') {
+          await trx
+            .selectFrom('listings')
+            .select('id')
+            .where('id', '=', input.targetId)
+            .forUpdate()
+            .execute();
+        }
+        const inserted = await trx
+          .insertInto('reports')
+          .values({
+            reporter_id: me,
+            target_type: input.targetType,
+            target_id: input.targetId,
+            target_user_id: ownerId,
+            reason: input.reason,
+            details: input.details.trim(),
+            status: 'OPEN',
+            created_at: this.ctx.clock(),
+          })
+          .returning([
+            'id',
+            'reporter_id',
+            'target_type',
+            'target_id',
+            'reason',
+            'details',
+            'status',
+            'created_at',
+          ])
+          .executeTakeFirstOrThrow();
+        const hid =
+          input.targetType === 'LISTING' ? await this.hideIfReportedEnough(trx, input.targetId) : undefined;
+        return { row: inserted, hidden: hid };
+      }));
     } catch (err) {
       // The same student reporting twice at once on two processes: the partial unique index decides.
       if (isUniqueViolation(err))
         throw new HttpError(409, SAFETY_MESSAGES.reportDuplicate, ERROR_CODES.conflict);
       throw err;
     }
-    if (input.targetType === 'LISTING') await this.hideIfReportedEnough(input.targetId);
+    // The index and hot cache follow at once here; other processes see updated_at move.
+    if (hidden) await this.listings.service.written(hidden);
     return toReport(row);
   }
 
@@ -144,24 +165,28 @@ export class ReportsService {
     return message.sender_id;
   }
 
-  /** Three different students with open reports hide a listing from browse and search. */
-  private async hideIfReportedEnough(listingId: number): Promise<void> {
-    const count = await this.db
+  /**
+   * Three different students with open reports hide a listing from browse and search; runs in the
+   * report's transaction. Answers the listing when this report hid it.
+   */
+  private async hideIfReportedEnough(
+    trx: Transaction<Database>,
+    listingId: number,
+  ): Promise<ListingRow | undefined> {
+    const count = await trx
       .selectFrom('reports')
       .select((eb) => eb.fn.count<number | string>('reporter_id').distinct().as('n'))
       .where('target_type', '=', 'LISTING')
       .where('target_id', '=', listingId)
       .where('status', '=', 'OPEN')
       .executeTakeFirst();
-    if (Number(count?.n ?? 0) < SAFETY_LIMITS.reportsToHide) return;
-    const row = await this.db
+    if (Number(count?.n ?? 0) < SAFETY_LIMITS.reportsToHide) return undefined;
+    return trx
       .updateTable('listings')
       .set({ moderation: 'REPORTED', updated_at: this.ctx.clock() })
       .where('id', '=', listingId)
       .where('moderation', 'is', null)
       .returningAll()
       .executeTakeFirst();
-    // The index and hot cache follow at once here; other processes see updated_at move.
-    if (row) await this.listings.service.written(row);
   }
 }

@@ -53,6 +53,26 @@ describe('prohibited terms', () => {
     expect(findProhibited(DEFAULT_PROHIBITED_RULES, text)).toBeNull();
   });
 
+  it.each([
+    ['zero-width space', 'Va\u200Bpe pen'],
+    ['soft hyphen', 'Va\u00ADpe pen'],
+    ['zero-width joiner', 'Vap\u200De pen'],
+    ['word joiner', 'V\u2060ape pen'],
+    ['Cyrillic а', 'V\u0430pe pen'],
+    ['Cyrillic е and р', 'Va\u0440\u0435 pen'],
+    ['Greek Α and Ε', 'V\u0391P\u0395 PEN'],
+    ['full-width letters', '\uFF36\uFF41\uFF50\uFF45 pen'],
+    ['everything at once', '\uFF36\u0430\u00AD\u0440\u200B\u0435 pen'],
+  ])('sees through %s', (_how, text) => {
+    expect(findProhibited(DEFAULT_PROHIBITED_RULES, text)).toEqual({ rule: 'drugs and vapes', term: 'vape' });
+  });
+
+  it('folds without gluing words or breaking innocent text in other scripts', () => {
+    expect(findProhibited(DEFAULT_PROHIBITED_RULES, 'Ва\u200Bза для цветов (flower vase)')).toBeNull();
+    expect(findProhibited(DEFAULT_PROHIBITED_RULES, 'Crème brûlée torch')).toBeNull();
+    expect(findProhibited(DEFAULT_PROHIBITED_RULES, 'Βιβλίο για φυσική')).toBeNull();
+  });
+
   it('the demo data a fresh install shows obeys the rules it enforces', () => {
     const hits = DEMO_LISTINGS.map((l) => findProhibited(DEFAULT_PROHIBITED_RULES, l.name, l.description));
     expect(hits.filter((h) => h !== null)).toEqual([]);
@@ -98,6 +118,37 @@ describe.each(dialects)('rules at the door (%s)', (dialect) => {
     expect(((await call(t, student, 'GET', `/listing/${ok.id}`)).json() as Listing).description).toBe(
       validFields().description,
     );
+  });
+
+  it('invisible characters and look-alikes do not get a listing, an edit or a wanted post through', async () => {
+    const seller = await createStudent(t);
+    const vape = prohibitedMessage('drugs and vapes', 'vape');
+    for (const name of [
+      'V\u0430pe pen',
+      'Va\u200Bpe pen',
+      'Va\u00ADpe pen',
+      '\uFF36\uFF41\uFF50\uFF45 pen',
+    ]) {
+      const res = await create(seller, validFields({ name }));
+      expect([res.statusCode, res.json()], JSON.stringify(name)).toEqual([
+        400,
+        { message: vape, code: 'VALIDATION' },
+      ]);
+    }
+    expect((await call(t, seller, 'GET', '/listings/self')).json()).toEqual([]);
+    const ok = await postListing(t, seller, validFields({ name: 'Desk fan' }));
+    const edit = await call(t, seller, 'PATCH', `/listing/${ok.id}`, {
+      description: 'Comes with a v\u2060ape',
+    });
+    expect([edit.statusCode, edit.json().message]).toEqual([400, vape]);
+    const wanted = await call(t, seller, 'POST', '/wanted', {
+      title: 'Looking for m\u0435al sw\u200Dipes',
+      category: 'LIFESTYLE',
+    });
+    expect([wanted.statusCode, wanted.json().message]).toEqual([
+      400,
+      prohibitedMessage('meal swipes, parking permits and student IDs', 'meal swipes'),
+    ]);
   });
 
   it('refuses a wanted post naming the rule', async () => {

@@ -59,6 +59,16 @@ describe('anti-scam patterns', () => {
     expect(scamFlags(message, 0)).toEqual([]);
   });
 
+  it.each([
+    ['Send a $50 dep\u200Bosit on v\u0435nmo first', 'PAY_FIRST'],
+    ['Can you \uFF36\uFF45\uFF4E\uFF4D\uFF4F me first?', 'PAY_FIRST'],
+    ['I only take g\u0456ft c\u0430rds', 'GIFT_CARD'],
+    ['S\u0435nd me the c\u043Ede you got', 'VERIFICATION_CODE'],
+    ['wh\u00ADatsapp me 517 555 0199', 'CONTACT_OFF_APP'],
+  ])('sees through invisible characters and look-alikes in %j', (message, flag) => {
+    expect(scamFlags(message, 0)).toContain(flag);
+  });
+
   it('flags contact details only early in a conversation; payment tricks always', () => {
     const late = SAFETY_LIMITS.earlyMessages;
     expect(scamFlags('call me at 517-555-0199', late)).toEqual([]);
@@ -123,6 +133,12 @@ describe.each(dialects)('anti-scam flags in chat (%s)', (dialect) => {
     expect(forBuyer.map((m) => m.flags ?? [])).toEqual([['PAY_FIRST'], []]);
     expect(forSeller.map((m) => m.flags ?? [])).toEqual([[], []]);
     expect(forSeller.every((m) => !('flags' in m))).toBe(true);
+    // A look-alike letter and a zero-width space hide nothing from the guard.
+    sellerClient.publish({
+      destination: `/app/chat.send/${buyer.id}/${seller.id}`,
+      body: JSON.stringify({ content: 'V\u0435nmo me a dep\u200Bosit first', listingId }),
+    });
+    expect(parseMessage((await atBuyer.next()).body).flags).toEqual(['PAY_FIRST']);
     // The inbox preview carries no flags either way.
     const rooms = (await call(t, seller, 'GET', '/api/chats')).json() as Array<{ lastMessage: ChatMessage }>;
     expect(rooms[0]?.lastMessage).not.toHaveProperty('flags');

@@ -1,8 +1,9 @@
 import { SAFETY_LIMITS, type ScamFlag } from '@campus/contract';
+import { foldText } from './fold.js';
 
 /**
  * The anti-scam guard's patterns, as data (features.md §C): each flag lists regular expressions run
- * on the message lower-cased. `early` patterns (contact details and links) count only in the first
+ * on the message folded (fold.ts: lower case, no invisible characters or look-alikes). `early` patterns (contact details and links) count only in the first
  * SAFETY_LIMITS.earlyMessages messages of a conversation, where scammers move students off the app.
  * scam.test.ts lists real scam messages that must be flagged and ordinary ones that must not.
  */
@@ -91,7 +92,8 @@ export function scamFlags(
   earlierMessages: number,
   patterns: readonly ScamPattern[] = SCAM_PATTERNS,
 ): ScamFlag[] {
-  const text = content.toLowerCase().replace(/\s+/g, ' ');
+  // Folded like prohibited terms: invisible characters and look-alikes do not hide a pattern.
+  const text = foldText(content).replace(/\s+/g, ' ');
   if (text.trim() === '') return [];
   const early = earlierMessages < SAFETY_LIMITS.earlyMessages;
   return patterns

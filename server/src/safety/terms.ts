@@ -1,12 +1,13 @@
 import { SAFETY_ERROR_CODES, prohibitedMessage, type ProhibitedRule } from '@campus/contract';
 import { HttpError } from '../http/errors.js';
+import { foldText } from './fold.js';
 
-/** Lower case, every run of non-letters/digits one space, padded: whole-word matching by `includes`. */
+/**
+ * Folded (fold.ts: invisible characters, look-alikes, full-width forms, accents), every run of
+ * non-letters/digits one space, padded: whole-word matching by `includes`.
+ */
 function normalise(text: string): string {
-  return ` ${text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  return ` ${foldText(text)
     .replace(/[^a-z0-9]+/g, ' ')
     .trim()} `;
 }
@@ -16,14 +17,29 @@ export interface TermHit {
   term: string;
 }
 
+interface Needle extends TermHit {
+  folded: string;
+}
+
+/** Each rule set's terms folded once (the configured rules live as long as the app). */
+const needlesOf = new WeakMap<readonly ProhibitedRule[], readonly Needle[]>();
+
+function needles(rules: readonly ProhibitedRule[]): readonly Needle[] {
+  let out = needlesOf.get(rules);
+  if (!out) {
+    out = rules.flatMap(({ rule, terms }) =>
+      terms.map((term) => ({ rule, term, folded: normalise(term) })).filter((n) => n.folded.trim() !== ''),
+    );
+    needlesOf.set(rules, out);
+  }
+  return out;
+}
+
 /** The first prohibited term in the texts (whole words only: "gun" never matches "begun"). */
 export function findProhibited(rules: readonly ProhibitedRule[], ...texts: string[]): TermHit | null {
   const haystack = normalise(texts.join(' \n '));
-  for (const { rule, terms } of rules) {
-    for (const term of terms) {
-      const needle = normalise(term);
-      if (needle.trim() !== '' && haystack.includes(needle)) return { rule, term };
-    }
+  for (const { rule, term, folded } of needles(rules)) {
+    if (haystack.includes(folded)) return { rule, term };
   }
   return null;
 }

@@ -44,9 +44,10 @@ export class SellingService {
 
   // ---- favourites
 
+  /** A removed listing (moderation) is not found, like an unknown one: nobody can save it. */
   async save(principal: Principal, listingId: number): Promise<void> {
     const row = await listingStore.findById(this.db, listingId);
-    if (!row) throw notFound(MESSAGES.listingNotFound);
+    if (!row || listingStore.isRemoved(row)) throw notFound(MESSAGES.listingNotFound);
     if (row.seller_id === principal.userId) throw badRequest(SELLING_MESSAGES.saveOwnListing);
     await store.save(this.db, principal.userId, listingId, this.ctx.clock());
     this.listings.personaliser.forget(principal.userId);

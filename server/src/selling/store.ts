@@ -56,7 +56,10 @@ export async function unsave(db: Executor, userId: number, listingId: number): P
     .execute();
 }
 
-/** The caller's saved listings, most recently saved first, keyset on the save's id. */
+/**
+ * The caller's saved listings, most recently saved first, keyset on the save's id. A listing a
+ * moderator removed is left out (its save stays: a restored listing comes back to the list).
+ */
 export function savedListings(
   db: Executor,
   userId: number,
@@ -69,7 +72,10 @@ export function savedListings(
     .innerJoin('users', 'users.id', 'listings.seller_id')
     .selectAll('listings')
     .select(['users.first_name', 'users.last_name', 'listing_saves.id as save_id'])
-    .where('listing_saves.user_id', '=', userId);
+    .where('listing_saves.user_id', '=', userId)
+    .where((eb) =>
+      eb.or([eb('listings.moderation', 'is', null), eb('listings.moderation', '!=', 'REMOVED')]),
+    );
   if (beforeSaveId !== undefined) q = q.where('listing_saves.id', '<', beforeSaveId);
   return q.orderBy('listing_saves.id', 'desc').limit(limit).execute();
 }

@@ -233,13 +233,22 @@ export function MessageList({
             const previous = i > 0 ? messages[i - 1]!.listingId : null;
             const divider = listings && m.listingId !== null && m.listingId !== previous;
             const special = renderSpecial?.(m) ?? null;
+            // The server flags what the other student typed: messages, and a meet-up card's place.
+            const warning = !own && m.flags && m.flags.length > 0 ? <ScamWarning flags={m.flags} /> : null;
             return (
               <Fragment key={m.id}>
                 {divider && <ListingDivider listing={listings.get(m.listingId!)} />}
-                {special ?? (
+                {special !== null && (
+                  <>
+                    {special}
+                    {/* Under the card (an <li> of its own), aligned like the other student's card. */}
+                    {warning && <li className="-mt-2 flex justify-start pr-6 sm:pr-20">{warning}</li>}
+                  </>
+                )}
+                {special === null && (
                   <Bubble
                     own={own}
-                    after={!own && m.flags && m.flags.length > 0 ? <ScamWarning flags={m.flags} /> : null}
+                    after={warning}
                     meta={
                       <>
                         <span className="sr-only">{own ? 'You' : peerName}, </span>
