@@ -50,7 +50,7 @@ describe.each(dialects)('own data: avatar, bio, notifications, export (%s)', (di
       200,
     );
     const keys = browserKeys();
-    const sub = { endpoint: 'https://push.example/leaving', keys: { p256dh: keys.p256dh, auth: keys.auth } };
+    const sub = { endpoint: 'https://203.0.113.20/leaving', keys: { p256dh: keys.p256dh, auth: keys.auth } };
     expect((await call(t, me, 'POST', '/push/subscriptions', sub)).statusCode).toBe(201);
     const settings = { kinds: { OFFER_RECEIVED: { email: false } } };
     expect((await call(t, me, 'PUT', '/users/me/notification-settings', settings)).statusCode).toBe(200);
