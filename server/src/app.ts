@@ -12,7 +12,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { registerErrorHandler } from './http/errors.js';
 import { FastLane } from './http/fast-lane.js';
 import { doc, registerOpenApi } from './http/openapi.js';
-import { RateLimits, type LimitName, type LimitPolicy } from './http/rate-limit.js';
+import { REDIS_LIMIT_TIMEOUT_MS, RateLimits, type LimitName, type LimitPolicy } from './http/rate-limit.js';
 import { LevelAwareLogController, lazyRequestLogger, writesInfo } from './http/request-logger.js';
 import { registerResponseHeaders, requestIdGenerator } from './http/security-headers.js';
 import { TokenService } from './http/tokens.js';
@@ -105,6 +105,16 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
     : undefined;
+  // ioredis reconnects by itself; without a listener each failed attempt is printed to stderr.
+  redis?.on('error', (err: unknown) => app.log.warn({ err }, 'redis connection error'));
+  // Rate-limit counters get their own connection that never queues a command while Redis is away
+  // and gives up on a hung one quickly: login and sign-up fall back to per-process counters.
+  const limitsRedis = redis?.duplicate({
+    enableOfflineQueue: false,
+    commandTimeout: REDIS_LIMIT_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+  });
+  limitsRedis?.on('error', (err: unknown) => app.log.debug({ err }, 'rate-limit redis connection error'));
   const clock = options.clock ?? Date.now;
   const ctx: AppContext = {
     config,
@@ -119,7 +129,12 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
         logger: app.log,
       }),
     tokens: new TokenService(config.jwtSecret, clock),
-    limits: new RateLimits({ redis, keyPrefix: config.keyPrefix, overrides: options.rateLimits }),
+    limits: new RateLimits({
+      redis: limitsRedis,
+      keyPrefix: config.keyPrefix,
+      overrides: options.rateLimits,
+      logger: app.log,
+    }),
     events: new AppEvents(),
     redis,
     logger: app.log,
@@ -154,6 +169,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
     await ctx.mailer.close();
     await db.close();
     redis?.disconnect();
+    limitsRedis?.disconnect();
   });
 
   registerErrorHandler(app);
