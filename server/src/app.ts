@@ -11,6 +11,7 @@ import { openDb, type Db } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerErrorHandler } from './http/errors.js';
 import { FastLane } from './http/fast-lane.js';
+import { registerTextGuard } from './http/text-guard.js';
 import { doc, registerOpenApi } from './http/openapi.js';
 import { REDIS_LIMIT_TIMEOUT_MS, RateLimits, type LimitName, type LimitPolicy } from './http/rate-limit.js';
 import { LevelAwareLogController, lazyRequestLogger, writesInfo } from './http/request-logger.js';
@@ -173,6 +174,8 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   });
 
   registerErrorHandler(app);
+  // Before every route: a NUL character in any JSON body, query or path parameter is a 400.
+  registerTextGuard(app);
   // @fastify/multipart is registered by the upload routes only (http/uploads.ts).
 
   // Before every route: the OpenAPI generator collects routes as they are registered.

@@ -1,6 +1,7 @@
 import { MESSAGES, SELLING_LIMITS, SELLING_MESSAGES } from '@campus/contract';
 import type { FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../http/errors.js';
+import { assertNoNul } from '../http/text-guard.js';
 import { readLimited } from '../media/index.js';
 
 const TEXT_FIELDS = new Set(['name', 'category', 'description', 'price', 'condition', 'courseCode', 'isbn']);
@@ -46,6 +47,7 @@ export async function readCreateForm(request: FastifyRequest): Promise<CreateFor
         if (!TEXT_FIELDS.has(part.fieldname)) throw badRequest(MESSAGES.listingUnknownField);
         if (part.valueTruncated) throw badRequest(MESSAGES.listingFormTooLarge);
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        assertNoNul(fields[part.fieldname]!);
       }
     }
   } catch (err) {
