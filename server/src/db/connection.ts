@@ -84,7 +84,12 @@ function openSqlite(file: string, backgroundCheckpoint: boolean): Db {
 function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
-    prepare(sql: string) {
+    prepare(given: string) {
+      // Kysely begins every transaction DEFERRED: it reads on a snapshot, and its first write fails
+      // at once with SQLITE_BUSY_SNAPSHOT if another connection (a seed, a migration, an admin
+      // shell) committed since. IMMEDIATE takes the write lock up front, waiting up to busy_timeout
+      // for it; within this process Kysely runs one transaction at a time anyway.
+      const sql = given === 'begin' ? 'begin immediate' : given;
       let statement = statements.get(sql);
       if (!statement) {
         if (statements.size >= 1000) statements.clear();
