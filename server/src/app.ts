@@ -229,6 +229,8 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
     options.webDist ?? process.env.WEB_DIST ?? DEFAULT_WEB_DIST,
     options.pageRenderBudgetMs,
   );
+  // Jobs a stopped process was holding run now, not after their lease; then the worker starts.
+  await ctx.jobs.reclaimDead();
   // Every module has registered its job handlers by now.
   ctx.jobs.start();
   return app;
