@@ -39,6 +39,11 @@ export interface NotifyInput {
   link: string;
   /** What it is about (a listing id for matches and price drops); lets producers de-duplicate. */
   subjectId?: number | null;
+  /**
+   * Makes the notice idempotent: at most one notification per key ever (a timed job that runs
+   * again, after a crash or a lost lease, tells nobody twice). E.g. `{job key}:{recipient id}`.
+   */
+  dedupeKey?: string;
 }
 
 /**
@@ -56,7 +61,10 @@ export async function notify(ctx: AppContext, executor: JobExecutor, input: Noti
     link: input.link,
     subjectId: input.subjectId ?? null,
     createdAt: now,
+    dedupeKey: input.dedupeKey ?? null,
   });
+  // Already told (same dedupe key): nothing new to deliver.
+  if (!row) return 0;
   await ctx.jobs.enqueue(executor, NOTIFY_JOBS.live, { id: row.id });
   await ctx.jobs.enqueue(
     executor,
@@ -210,16 +218,24 @@ export class NotificationService {
     });
   }
 
-  /** E-mail and push of one notification, each if its switch is on (checked now, not at creation). */
+  /**
+   * E-mail and push of one notification, each if its switch is on (checked now, not at creation).
+   * Once only: the e-mail is queued in the transaction that marks the row delivered, so a re-run
+   * of this job finds it marked and sends nothing; push follows the commit (at most once).
+   */
   private async deliverOutside(id: number): Promise<void> {
     const row = await store.findNotification(this.db, id);
-    if (!row) return;
+    if (!row || row.delivered_at !== null) return;
     const kind = row.type as NotificationType;
     const user = await store.userContact(this.db, row.user_id);
     if (!user) return;
-    if (await store.isEnabled(this.db, row.user_id, kind, 'email')) {
-      await this.sendEmail(row.user_id, user, kind, row.title, row.body, row.link);
-    }
+    const email = await store.isEnabled(this.db, row.user_id, kind, 'email');
+    const first = await this.db.transaction().execute(async (trx) => {
+      if (!(await store.claimDelivery(trx, id, this.ctx.clock()))) return false;
+      if (email) await this.sendEmail(row.user_id, user, kind, row.title, row.body, row.link, trx);
+      return true;
+    });
+    if (!first) return;
     if (await store.isEnabled(this.db, row.user_id, kind, 'push')) {
       await this.sendPushes(row.user_id, {
         title: row.title,
@@ -237,6 +253,7 @@ export class NotificationService {
     title: string,
     body: string,
     link: string,
+    executor: JobExecutor = this.db,
   ): Promise<void> {
     const publicUrl = this.ctx.config.publicUrl;
     const message = await notificationMail({
@@ -252,7 +269,7 @@ export class NotificationService {
       unsubscribeUrl: unsubscribeUrl(this.ctx, userId, kind),
       settingsUrl: `${publicUrl}/settings/notifications`,
     });
-    await enqueueMail(this.ctx, this.db, message);
+    await enqueueMail(this.ctx, executor, message);
   }
 
   /** Pushes to every device of the student unless a session of theirs is open (they saw it live). */
