@@ -189,9 +189,17 @@ export class NotificationService {
             mine.slice(0, excess).map((r) => r.id),
           )
           .execute();
+      // Upsert: two tabs posting the same subscription at once both pass the delete above; the
+      // second insert then takes the row over instead of failing on the unique endpoint.
+      const now = this.ctx.clock();
       await trx
         .insertInto('push_subscriptions')
-        .values({ user_id: userId, ...sub, created_at: this.ctx.clock() })
+        .values({ user_id: userId, ...sub, created_at: now })
+        .onConflict((oc) =>
+          oc
+            .column('endpoint')
+            .doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, created_at: now }),
+        )
         .execute();
     });
   }
