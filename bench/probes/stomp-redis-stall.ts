@@ -27,7 +27,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
   const proxy = TcpProxy.forUrl(redisUrl);
-  const host = await proxy.start();
+  const host = (await proxy.start()).address;
   const t = await createTestApp({ env: { REDIS_URL: `redis://${host}` } });
   const buyer = await createStudent(t);
   const seller = await createStudent(t);

@@ -16,4 +16,6 @@ export const ERROR_CODES = {
   /** Login of a suspended student (safety): the message says until when and why. */
   suspended: 'SUSPENDED',
   internal: 'INTERNAL',
+  /** A dependency (the database) is unreachable: 503 with Retry-After; try again shortly. */
+  unavailable: 'UNAVAILABLE',
 } as const;

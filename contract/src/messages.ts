@@ -42,6 +42,9 @@ export const MESSAGES = {
   userNotFound: 'No such student',
   serverError: 'Something went wrong on our side. Please try again.',
   badJson: 'The request body is not valid JSON',
+  textHasNul:
+    'The text contains an invisible null character (U+0000). Remove it, or type the text again, and retry.',
+  serviceUnavailable: 'The service is briefly unavailable. Please try again in a few seconds.',
 
   // Accounts: web toasts (spec §8)
   creatingUser: 'Creating User',

@@ -11,8 +11,9 @@ import { openDb, type Db } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerErrorHandler } from './http/errors.js';
 import { FastLane } from './http/fast-lane.js';
+import { registerTextGuard } from './http/text-guard.js';
 import { doc, registerOpenApi } from './http/openapi.js';
-import { RateLimits, type LimitName, type LimitPolicy } from './http/rate-limit.js';
+import { REDIS_LIMIT_TIMEOUT_MS, RateLimits, type LimitName, type LimitPolicy } from './http/rate-limit.js';
 import { LevelAwareLogController, lazyRequestLogger, writesInfo } from './http/request-logger.js';
 import { registerResponseHeaders, requestIdGenerator } from './http/security-headers.js';
 import { TokenService } from './http/tokens.js';
@@ -105,6 +106,16 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
     : undefined;
+  // ioredis reconnects by itself; without a listener each failed attempt is printed to stderr.
+  redis?.on('error', (err: unknown) => app.log.warn({ err }, 'redis connection error'));
+  // Rate-limit counters get their own connection that never queues a command while Redis is away
+  // and gives up on a hung one quickly: login and sign-up fall back to per-process counters.
+  const limitsRedis = redis?.duplicate({
+    enableOfflineQueue: false,
+    commandTimeout: REDIS_LIMIT_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+  });
+  limitsRedis?.on('error', (err: unknown) => app.log.debug({ err }, 'rate-limit redis connection error'));
   const clock = options.clock ?? Date.now;
   const ctx: AppContext = {
     config,
@@ -119,7 +130,12 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
         logger: app.log,
       }),
     tokens: new TokenService(config.jwtSecret, clock),
-    limits: new RateLimits({ redis, keyPrefix: config.keyPrefix, overrides: options.rateLimits }),
+    limits: new RateLimits({
+      redis: limitsRedis,
+      keyPrefix: config.keyPrefix,
+      overrides: options.rateLimits,
+      logger: app.log,
+    }),
     events: new AppEvents(),
     redis,
     logger: app.log,
@@ -154,9 +170,12 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
     await ctx.mailer.close();
     await db.close();
     redis?.disconnect();
+    limitsRedis?.disconnect();
   });
 
   registerErrorHandler(app);
+  // Before every route: a NUL character in any JSON body, query or path parameter is a 400.
+  registerTextGuard(app);
   // @fastify/multipart is registered by the upload routes only (http/uploads.ts).
 
   // Before every route: the OpenAPI generator collects routes as they are registered.
@@ -210,6 +229,8 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
     options.webDist ?? process.env.WEB_DIST ?? DEFAULT_WEB_DIST,
     options.pageRenderBudgetMs,
   );
+  // Jobs a stopped process was holding run now, not after their lease; then the worker starts.
+  await ctx.jobs.reclaimDead();
   // Every module has registered its job handlers by now.
   ctx.jobs.start();
   return app;

@@ -1,82 +1,115 @@
-/**
- * A TCP proxy a test controls, put between the app and a real dependency (Redis) to make it hang
- * or go away without mocking the client: `freeze()` keeps every connection open and moves no
- * bytes (a hung server), `thaw()` lets the held bytes through, `down()` drops every connection and
- * refuses new ones (a dead server), `up()` accepts again on the same port.
- */
 import net from 'node:net';
 
+/**
+ * A real TCP proxy in front of Redis or PostgreSQL that a test controls, to see what the app does
+ * when the dependency hangs or dies (no mock client: the app's own driver talks through it).
+ * - freeze(): every connection, open or new, stops moving bytes both ways (a hung server);
+ * - thaw(): bytes flow again;
+ * - dropConnections(): cuts every open connection, keeps accepting new ones (a restart, a failover);
+ * - down() / up(): the server dies (connections cut, new ones refused), then comes back on the
+ *   same port;
+ * - close(): cuts every connection and stops listening for good.
+ */
 export class TcpProxy {
-  private server: net.Server;
-  private readonly sockets = new Set<net.Socket>();
+  private server: net.Server | undefined;
+  private readonly pairs = new Set<[net.Socket, net.Socket]>();
   private frozen = false;
-  private port = 0;
+  private readonly flushers = new Set<() => void>();
+  port = 0;
 
   constructor(
     private readonly targetHost: string,
     private readonly targetPort: number,
-  ) {
-    this.server = this.createServer();
+  ) {}
+
+  /** A proxy for the host and port of `url` (redis://…, postgres://…). */
+  static forUrl(url: string): TcpProxy {
+    const u = new URL(url);
+    const fallback = u.protocol.startsWith('redis') ? 6379 : 5432;
+    return new TcpProxy(u.hostname, u.port ? Number(u.port) : fallback);
   }
 
-  /** Starts listening on a random loopback port; answers `redis://`-style host:port. */
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  async start(port = 0): Promise<this> {
+    this.server = net.createServer((client) => this.accept(client));
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(port, '127.0.0.1', () => resolve());
+    });
     this.port = (this.server.address() as net.AddressInfo).port;
+    return this;
+  }
+
+  /** `127.0.0.1:{port}`, for building a URL by hand. */
+  get address(): string {
     return `127.0.0.1:${this.port}`;
   }
 
-  /** For a URL like redis://127.0.0.1:6379/0: a proxy to its host and port. */
-  static forUrl(url: string): TcpProxy {
+  /** `url` with its host and port replaced by the proxy's. */
+  urlFor(url: string): string {
     const u = new URL(url);
-    return new TcpProxy(u.hostname, Number(u.port || 6379));
+    u.hostname = '127.0.0.1';
+    u.port = String(this.port);
+    return u.toString();
   }
 
   freeze(): void {
     this.frozen = true;
-    for (const s of this.sockets) s.pause();
   }
 
   thaw(): void {
     this.frozen = false;
-    for (const s of this.sockets) s.resume();
+    for (const flush of this.flushers) flush();
   }
 
+  dropConnections(): void {
+    for (const [a, b] of this.pairs) {
+      a.destroy();
+      b.destroy();
+    }
+    this.pairs.clear();
+  }
+
+  /** The server dies: every connection is cut and new ones are refused until up(). */
   async down(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const s of this.sockets) s.destroy();
-    this.sockets.clear();
-    await closed;
+    await this.close();
   }
 
+  /** The server is back, on the same port. */
   async up(): Promise<void> {
     this.frozen = false;
-    this.server = this.createServer();
-    await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
+    await this.start(this.port);
   }
 
   async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    this.sockets.clear();
-    if (this.server.listening) await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.dropConnections();
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private createServer(): net.Server {
-    return net.createServer((client) => {
-      const upstream = net.connect(this.targetPort, this.targetHost);
-      for (const [from, to] of [
-        [client, upstream],
-        [upstream, client],
-      ] as const) {
-        this.sockets.add(from);
-        if (this.frozen) from.pause();
-        from.on('data', (chunk: Buffer) => to.write(chunk));
-        from.on('error', () => to.destroy());
-        from.on('close', () => {
-          this.sockets.delete(from);
-          to.destroy();
-        });
-      }
-    });
+  private accept(client: net.Socket): void {
+    const upstream = net.connect(this.targetPort, this.targetHost);
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    this.pairs.add(pair);
+    // Bytes that arrive while frozen are held, not forwarded, until thaw().
+    const held: Array<[net.Socket, Buffer]> = [];
+    const forward = (to: net.Socket) => (chunk: Buffer) => {
+      if (this.frozen) held.push([to, chunk]);
+      else to.write(chunk);
+    };
+    const flush = () => {
+      for (const [to, chunk] of held.splice(0)) to.write(chunk);
+    };
+    this.flushers.add(flush);
+    client.on('data', forward(upstream));
+    upstream.on('data', forward(client));
+    const end = () => {
+      this.pairs.delete(pair);
+      this.flushers.delete(flush);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
   }
 }

@@ -10,6 +10,7 @@ import type { Transaction } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
 import type { CodePurpose, Database } from '../db/schema.js';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
+import { JOB_PRIORITY } from '../jobs/index.js';
 import { enqueueMail } from '../mail/jobs.js';
 import { loginCodeMail, resetMail, verificationMail } from '../mail/templates.js';
 import { codeMatches, generateCode, hashCode } from './codes.js';
@@ -106,7 +107,12 @@ export class AccountsService {
 
   /** Same answer, and the same work before answering, whether or not the address has an account. */
   async resendVerification(email: string): Promise<void> {
-    await this.ctx.jobs.enqueue(this.db, RESEND_JOB, { email }, { key: `${RESEND_JOB}:${email}` });
+    await this.ctx.jobs.enqueue(
+      this.db,
+      RESEND_JOB,
+      { email },
+      { key: `${RESEND_JOB}:${email}`, priority: JOB_PRIORITY.code },
+    );
   }
 
   async login(input: LoginInput): Promise<string> {
@@ -118,7 +124,12 @@ export class AccountsService {
    * INSERT for every address, then a job finds the account and mails a code if there is one.
    */
   async requestReset(email: string): Promise<void> {
-    await this.ctx.jobs.enqueue(this.db, RESET_JOB, { email }, { key: `${RESET_JOB}:${email}` });
+    await this.ctx.jobs.enqueue(
+      this.db,
+      RESET_JOB,
+      { email },
+      { key: `${RESET_JOB}:${email}`, priority: JOB_PRIORITY.code },
+    );
   }
 
   async confirmReset(email: string, code: number, newPassword: string): Promise<void> {

@@ -50,7 +50,7 @@ describe.skipIf(!enabled)('chat with Redis hung or down (two processes, PostgreS
   }
 
   beforeAll(async () => {
-    const [hostA, hostB] = await Promise.all(proxies.map((p) => p.start()));
+    const [hostA, hostB] = await Promise.all(proxies.map(async (p) => (await p.start()).address));
     pair = await pairedApps([`redis://${hostA}`, `redis://${hostB}`]);
     [a, b] = pair.apps;
     urlA = await listen(a.app);

@@ -84,7 +84,12 @@ function openSqlite(file: string, backgroundCheckpoint: boolean): Db {
 function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
-    prepare(sql: string) {
+    prepare(given: string) {
+      // Kysely begins every transaction DEFERRED: it reads on a snapshot, and its first write fails
+      // at once with SQLITE_BUSY_SNAPSHOT if another connection (a seed, a migration, an admin
+      // shell) committed since. IMMEDIATE takes the write lock up front, waiting up to busy_timeout
+      // for it; within this process Kysely runs one transaction at a time anyway.
+      const sql = given === 'begin' ? 'begin immediate' : given;
       let statement = statements.get(sql);
       if (!statement) {
         if (statements.size >= 1000) statements.clear();
@@ -101,14 +106,22 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 }
 
 function openPostgres(url: string): Db {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A database that does not answer the connection fails the request after 5 s (a 503) instead of
+  // leaving it waiting for as long as the client does.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle pooled connection that the server closes (restart, failover, a dropped test database)
   // emits 'error' on the pool; without a listener Node would crash the whole process. The pool
   // discards that client and the next query opens a fresh one, so there is nothing else to do.
   pool.on('error', (error) => {
     process.emitWarning(`PostgreSQL closed an idle connection: ${error.message}`, 'DatabaseWarning');
   });
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // The same for a connection that is checked out (inside a transaction, between two queries):
+  // pg emits 'error' on the client itself, and unheard that is an uncaught exception. The query in
+  // hand fails on its own (503 for the request) and the pool discards the client on release.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: retryingPool(pool) }) });
   return {
     kysely,
     dialect: 'postgres',
@@ -117,5 +130,89 @@ function openPostgres(url: string): Db {
     },
     refreshPlannerStats: async () => {},
     close: () => kysely.destroy(),
+  };
+}
+
+/**
+ * Errors that mean "the database could not be reached or dropped the connection", not "the query
+ * was wrong": refused, reset or timed-out sockets, the server shutting down or refusing
+ * connections (SQLSTATE classes 08 and 57P, 53300), and SQLite still locked after busy_timeout.
+ * The API answers these with 503 and Retry-After.
+ */
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (NETWORK_CODES.has(code) || /^(08|57P)/.test(code) || code === '53300') return true;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT') return true;
+  }
+  return CONNECTION_MESSAGES.test(error.message);
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed/i;
+
+type PoolClient = pg.PoolClient;
+
+/**
+ * The pool as Kysely sees it, retrying once what is safe to retry after a dropped connection:
+ * - opening a connection (nothing was sent yet);
+ * - a SELECT outside a transaction whose connection died under it (a pooled connection the server
+ *   had closed: a restart, a failover). Reads are safe to run twice; writes and anything inside a
+ *   transaction are not retried, they fail (503) and the client tries again.
+ */
+function retryingPool(pool: pg.Pool): { connect(): Promise<PoolClient>; end(): Promise<void> } {
+  const connect = async (): Promise<PoolClient> => {
+    try {
+      return await pool.connect();
+    } catch (error) {
+      if (!isConnectionError(error)) throw error;
+      return pool.connect();
+    }
+  };
+  return {
+    connect: async () => {
+      let client: PoolClient | undefined = await connect();
+      let inTransaction = false;
+      const query = (args: unknown[]) => {
+        if (!client) throw new Error('Connection is closed');
+        return (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      };
+      const checkout = {
+        query(...args: unknown[]): unknown {
+          const [text] = args;
+          if (typeof text !== 'string') return query(args);
+          if (/^\s*(begin|start transaction)/i.test(text)) inTransaction = true;
+          else if (/^\s*(commit|rollback)\b/i.test(text)) inTransaction = false;
+          if (inTransaction || !/^\s*select\b/i.test(text)) return query(args);
+          return query(args).catch(async (error: unknown) => {
+            if (!isConnectionError(error)) throw error;
+            // Drop the dead connection (released with the error) and read again on a fresh one.
+            const dead = client;
+            client = undefined;
+            dead?.release(error as Error);
+            client = await connect();
+            return query(args);
+          });
+        },
+        release(error?: Error | boolean) {
+          const held = client;
+          client = undefined;
+          held?.release(error);
+        },
+      };
+      return checkout as unknown as PoolClient;
+    },
+    end: () => pool.end(),
   };
 }

@@ -175,6 +175,8 @@ export interface JobsTable {
   last_error: string | null;
   failed_at: number | null;
   key: string | null;
+  // 013_job_lanes: claimed highest first (JOB_PRIORITY: code e-mails before everything else).
+  priority: Generated<number>;
   created_at: number;
 }
 
@@ -254,6 +256,10 @@ export interface NotificationsTable {
   subject_id: number | null;
   created_at: number;
   read_at: number | null;
+  // 013_job_lanes: one row per key (a re-run job cannot tell a student twice), and when its
+  // e-mail/push went out (a re-run of the delivery job sends nothing).
+  dedupe_key: string | null;
+  delivered_at: number | null;
 }
 
 export interface NotificationPrefsTable {

@@ -1,6 +1,10 @@
 import { CHAT_HARDENING_MESSAGES, ERROR_CODES, MESSAGES, type ApiError } from '@campus/contract';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
+import { isConnectionError } from '../db/connection.js';
+
+/** Seconds a client is asked to wait after a 503 for an unreachable database. */
+export const RETRY_AFTER_UNAVAILABLE_S = 5;
 
 /** An error whose message is meant for the person using the app. */
 export class HttpError extends Error {
@@ -88,6 +92,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (status >= 400 && status < 500) {
       return reply.code(status).send(body(error.message, codeForStatus(status)));
+    }
+    if (isConnectionError(error)) {
+      // The database is down, restarting or out of connections: not the request's fault, and
+      // likely over in seconds. Same status as /readyz, with a hint when to come back.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_UNAVAILABLE_S))
+        .send(body(MESSAGES.serviceUnavailable, ERROR_CODES.unavailable));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(body(MESSAGES.serverError, ERROR_CODES.internal));

@@ -39,16 +39,42 @@ export const DEFAULT_LIMITS = {
 
 export type LimitName = keyof typeof DEFAULT_LIMITS;
 
-/** Counters live in Redis when the app is scaled out, in process memory otherwise. */
+/** How long a counter may wait for Redis before this process counts on its own (design §4). */
+export const REDIS_LIMIT_TIMEOUT_MS = 300;
+/** After Redis failed or was slow, counters stay in process memory this long before Redis is tried again. */
+export const REDIS_LIMIT_RETRY_MS = 2_000;
+
+/** One limit's counters: in Redis when the app is scaled out, always also in process memory. */
+interface LimitCounters {
+  redis: RateLimiterAbstract | undefined;
+  memory: RateLimiterAbstract;
+}
+
+/**
+ * Counters live in Redis when the app is scaled out, in process memory otherwise. Login and sign-up
+ * must not depend on Redis: a command that fails or takes longer than REDIS_LIMIT_TIMEOUT_MS is
+ * answered by per-process counters instead, and Redis is left alone for REDIS_LIMIT_RETRY_MS, so a
+ * hung Redis costs one short wait per period, not one per request (never a hang, never a 500).
+ * Meanwhile each process enforces the limits on its own: a client spread over N processes gets at
+ * most N times the policy, which is the price of staying up.
+ */
 export class RateLimits {
-  private readonly limiters = new Map<LimitName, RateLimiterAbstract>();
+  private readonly counters = new Map<LimitName, LimitCounters>();
   private readonly policies = new Map<LimitName, LimitPolicy>();
+  private readonly timeoutMs: number;
+  private readonly logger: RateLimitLogger | undefined;
+  /** performance.now() before which Redis is skipped (it failed or hung lately). */
+  private redisSkippedUntil = 0;
 
   constructor(options: {
     redis?: Redis;
     keyPrefix: string;
     overrides?: Partial<Record<LimitName, LimitPolicy>>;
+    timeoutMs?: number;
+    logger?: RateLimitLogger;
   }) {
+    this.timeoutMs = options.timeoutMs ?? REDIS_LIMIT_TIMEOUT_MS;
+    this.logger = options.logger;
     for (const [name, base] of Object.entries(DEFAULT_LIMITS) as [LimitName, LimitPolicy][]) {
       const policy = options.overrides?.[name] ?? base;
       this.policies.set(name, policy);
@@ -57,21 +83,25 @@ export class RateLimits {
         duration: policy.durationSeconds,
         keyPrefix: `${options.keyPrefix}rl:${name}`,
       };
-      this.limiters.set(
-        name,
-        options.redis
-          ? new RateLimiterRedis({ ...common, storeClient: options.redis, useRedisPackage: false })
-          : new RateLimiterMemory(common),
-      );
+      this.counters.set(name, {
+        redis: options.redis
+          ? new RateLimiterRedis({
+              ...common,
+              storeClient: options.redis,
+              useRedisPackage: false,
+              // Not connected: straight to the per-process counters instead of queueing the command.
+              rejectIfRedisNotReady: true,
+            })
+          : undefined,
+        memory: new RateLimiterMemory(common),
+      });
     }
   }
 
   /** Counts one attempt; throws a 429 with Retry-After once the policy is exhausted. */
   async consume(name: LimitName, key: string): Promise<void> {
-    const limiter = this.limiters.get(name);
-    if (!limiter) return;
     try {
-      await limiter.consume(key);
+      await this.run(name, (limiter) => limiter.consume(key));
     } catch (e) {
       if (e instanceof RateLimiterRes) throw tooMany(e.msBeforeNext);
       throw e;
@@ -80,7 +110,7 @@ export class RateLimits {
 
   /** For failure counters: throws the same 429 when `key` has used up its points, without counting. */
   async check(name: LimitName, key: string): Promise<void> {
-    const state = await this.limiters.get(name)?.get(key);
+    const state = await this.run(name, (limiter) => limiter.get(key));
     if (state && state.consumedPoints >= (this.policies.get(name)?.points ?? Infinity)) {
       throw tooMany(state.msBeforeNext);
     }
@@ -88,22 +118,61 @@ export class RateLimits {
 
   /** Whether `key` has used up its points (without counting). */
   async exhausted(name: LimitName, key: string): Promise<boolean> {
-    const state = await this.limiters.get(name)?.get(key);
+    const state = await this.run(name, (limiter) => limiter.get(key));
     return !!state && state.consumedPoints >= (this.policies.get(name)?.points ?? Infinity);
   }
 
   /** Counts one failure; never throws for an exhausted policy (check() answers that next time). */
   async count(name: LimitName, key: string): Promise<void> {
     try {
-      await this.limiters.get(name)?.consume(key);
+      await this.run(name, (limiter) => limiter.consume(key));
     } catch (e) {
       if (!(e instanceof RateLimiterRes)) throw e;
     }
   }
 
   async reset(name: LimitName, key: string): Promise<void> {
-    await this.limiters.get(name)?.delete(key);
+    await this.run(name, (limiter) => limiter.delete(key));
   }
+
+  /**
+   * Runs `op` on Redis within the time limit, else on the process's own counters. A RateLimiterRes
+   * rejection is an answer (the policy is exhausted), not a failure, and passes through.
+   */
+  private async run<T>(
+    name: LimitName,
+    op: (limiter: RateLimiterAbstract) => Promise<T>,
+  ): Promise<T | undefined> {
+    const counters = this.counters.get(name);
+    if (!counters) return undefined;
+    if (!counters.redis || performance.now() < this.redisSkippedUntil) return op(counters.memory);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`Redis did not answer within ${this.timeoutMs} ms`)),
+        this.timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([op(counters.redis), timedOut]);
+    } catch (e) {
+      if (e instanceof RateLimiterRes) throw e;
+      if (performance.now() >= this.redisSkippedUntil) {
+        this.logger?.warn(
+          { error: e instanceof Error ? e.message : String(e) },
+          'rate limits: Redis failed or is slow; counting in this process for now',
+        );
+      }
+      this.redisSkippedUntil = performance.now() + REDIS_LIMIT_RETRY_MS;
+      return op(counters.memory);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+export interface RateLimitLogger {
+  warn(obj: object, message: string): void;
 }
 
 function tooMany(msBeforeNext: number): HttpError {

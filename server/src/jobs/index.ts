@@ -1,6 +1,7 @@
 export {
   JobQueue,
   JOB_DEFAULTS,
+  JOB_PRIORITY,
   backoffMs,
   type EnqueueOptions,
   type JobExecutor,

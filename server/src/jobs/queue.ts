@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/connection.js';
@@ -17,7 +18,19 @@ export interface EnqueueOptions {
   key?: string;
   /** Attempts before the job is kept as failed; default JOB_DEFAULTS.maxAttempts. */
   maxAttempts?: number;
+  /** Higher is claimed first among due jobs; default JOB_PRIORITY.normal. */
+  priority?: number;
 }
+
+/**
+ * Lanes of the queue. A sign-up, verification, reset or login code is what a person is waiting for
+ * on the screen: its e-mail (and the jobs that produce one) must never queue behind the e-mails
+ * and notifications of a burst of offers.
+ */
+export const JOB_PRIORITY = {
+  normal: 0,
+  code: 10,
+} as const;
 
 export const JOB_DEFAULTS = {
   maxAttempts: 10,
@@ -26,9 +39,11 @@ export const JOB_DEFAULTS = {
   backoffMaxMs: 3_600_000,
   /**
    * A claimed job is someone else's for this long; after that it is claimed again (its process
-   * crashed). Longer than any handler should take: handlers time out well before this.
+   * crashed). The worker renews the lease of the jobs in hand every third of it, so a slow handler
+   * keeps its jobs while a dead process's jobs are free within a minute. A dead process on this host
+   * loses its claims at once, when the next app starts (reclaimDead).
    */
-  leaseMs: 5 * 60_000,
+  leaseMs: 60_000,
   /** How often an idle worker looks for due jobs (real time). */
   pollMs: 1_000,
   /** Jobs claimed per round trip. */
@@ -65,7 +80,11 @@ export function backoffMs(attempts: number): number {
  */
 export class JobQueue {
   private readonly handlers = new Map<string, JobHandler<unknown>>();
-  private readonly workerId = `w-${process.pid}-${randomBytes(4).toString('hex')}`;
+  /** `w-{host}-{pid}-{random}`: lets a later process on this host tell whether the owner is alive. */
+  private readonly workerId = workerIdFor(process.pid);
+  /** Claimed and not yet finished by this worker: their lease is renewed while they run. */
+  private readonly inHand = new Set<number>();
+  private renewTimer: NodeJS.Timeout | undefined;
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private chain: Promise<unknown> = Promise.resolve();
@@ -79,6 +98,24 @@ export class JobQueue {
   constructor(private readonly options: JobQueueOptions) {
     this.leaseMs = options.leaseMs ?? JOB_DEFAULTS.leaseMs;
     this.pollMs = options.pollMs ?? JOB_DEFAULTS.pollMs;
+    liveWorkers.add(this.workerId);
+  }
+
+  /**
+   * Frees the claims of processes that died holding them, so their jobs run now instead of after
+   * the lease (called once at start-up, before the worker starts). Only owners on this host can be
+   * checked: a claim is freed when its process is not running, or when it names this very process
+   * but no queue in it (a previous process that had the same pid, e.g. pid 1 in a restarted
+   * container). Claims from other hosts (PostgreSQL) wait for their lease, which their live owner
+   * keeps renewing.
+   */
+  async reclaimDead(): Promise<number> {
+    const owners = await store.claimOwners(this.options.db.kysely);
+    const dead = owners.filter((owner) => !ownerMayBeAlive(owner));
+    if (dead.length === 0) return 0;
+    const freed = await store.releaseClaims(this.options.db.kysely, dead);
+    if (freed > 0) this.options.logger.info({ jobs: freed }, 'jobs of a stopped process claimed again');
+    return freed;
   }
 
   register<P>(type: string, handler: JobHandler<P>): void {
@@ -98,6 +135,7 @@ export class JobQueue {
       runAt: options.runAt ?? this.options.clock(),
       key: options.key ?? null,
       maxAttempts: options.maxAttempts ?? JOB_DEFAULTS.maxAttempts,
+      priority: options.priority ?? JOB_PRIORITY.normal,
       now: this.options.clock(),
     });
     // The transaction usually commits within milliseconds; look again shortly after.
@@ -124,8 +162,8 @@ export class JobQueue {
    * Runs every job due at clock() now, in this process; resolves with how many ran (tests).
    * `types` limits it to those job types (e.g. a test helper sending only the mail).
    */
-  runDue(options: { types?: readonly string[] } = {}): Promise<number> {
-    return this.serialised(() => this.drain(options.types));
+  runDue(options: { types?: readonly string[]; limit?: number } = {}): Promise<number> {
+    return this.serialised(() => this.drain(options.types, options.limit));
   }
 
   start(): void {
@@ -141,6 +179,7 @@ export class JobQueue {
     clearTimeout(this.kickTimer);
     this.kickTimer = undefined;
     await this.chain.catch(() => undefined);
+    liveWorkers.delete(this.workerId);
   }
 
   private schedule(ms: number): void {
@@ -170,21 +209,44 @@ export class JobQueue {
     return next;
   }
 
-  private async drain(types?: readonly string[]): Promise<number> {
+  private async drain(types?: readonly string[], limit = Infinity): Promise<number> {
     let ran = 0;
-    for (;;) {
-      const now = this.options.clock();
-      const jobs = await store.claimDue(this.options.db, {
-        now,
-        lockedUntil: now + this.leaseMs,
-        workerId: this.workerId,
-        limit: JOB_DEFAULTS.batchSize,
-        types,
-      });
-      if (jobs.length === 0) return ran;
-      await Promise.all(jobs.map((job) => this.runOne(job)));
-      ran += jobs.length;
+    this.renewTimer = setInterval(() => this.renewLeases(), Math.max(1, Math.floor(this.leaseMs / 3)));
+    this.renewTimer.unref();
+    try {
+      while (ran < limit) {
+        const now = this.options.clock();
+        // Claimed per round trip, highest priority first, so a code e-mail enqueued during a burst
+        // waits for at most the batch in hand.
+        const jobs = await store.claimDue(this.options.db, {
+          now,
+          lockedUntil: now + this.leaseMs,
+          workerId: this.workerId,
+          limit: Math.min(JOB_DEFAULTS.batchSize, limit - ran),
+          types,
+        });
+        if (jobs.length === 0) return ran;
+        for (const job of jobs) this.inHand.add(job.id);
+        await Promise.all(jobs.map((job) => this.runOne(job).finally(() => this.inHand.delete(job.id))));
+        ran += jobs.length;
+      }
+      return ran;
+    } finally {
+      clearInterval(this.renewTimer);
     }
+  }
+
+  /** Keeps the claims of the jobs still running (a slow handler is not a dead process). */
+  private renewLeases(): void {
+    if (this.inHand.size === 0) return;
+    store
+      .renewClaims(
+        this.options.db.kysely,
+        this.workerId,
+        [...this.inHand],
+        this.options.clock() + this.leaseMs,
+      )
+      .catch((err: unknown) => this.options.logger.warn({ err }, 'job lease renewal failed'));
   }
 
   private async runOne(job: store.ClaimedJob): Promise<void> {
@@ -209,5 +271,31 @@ export class JobQueue {
         retryAt: giveUp ? null : now + backoffMs(job.attempts),
       });
     }
+  }
+}
+
+/** Worker ids of the queues alive in this process (several apps share one process in tests). */
+const liveWorkers = new Set<string>();
+const HOST =
+  hostname()
+    .replace(/[^A-Za-z0-9.]/g, '')
+    .slice(0, 32) || 'host';
+
+export function workerIdFor(pid: number): string {
+  return `w-${HOST}-${pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/** False only when the claim's owner is known to be gone (see JobQueue.reclaimDead). */
+export function ownerMayBeAlive(owner: string): boolean {
+  const m = /^w-(.+)-(\d+)-[0-9a-f]+$/.exec(owner);
+  if (!m || m[1] !== HOST) return true;
+  const pid = Number(m[2]);
+  if (pid === process.pid) return liveWorkers.has(owner);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: a process with that pid runs under another user: it may be ours, leave it.
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }

@@ -13,7 +13,15 @@ export interface ClaimedJob {
 
 export async function insertJob(
   db: Kysely<Database>,
-  job: { type: string; payload: string; runAt: number; key: string | null; maxAttempts: number; now: number },
+  job: {
+    type: string;
+    payload: string;
+    runAt: number;
+    key: string | null;
+    maxAttempts: number;
+    priority: number;
+    now: number;
+  },
 ): Promise<void> {
   await db
     .insertInto('jobs')
@@ -23,6 +31,7 @@ export async function insertJob(
       run_at: job.runAt,
       max_attempts: job.maxAttempts,
       key: job.key,
+      priority: job.priority,
       created_at: job.now,
     })
     // Same key while pending: the first one stands (dedupe). NULL keys never conflict.
@@ -50,6 +59,7 @@ export async function claimDue(
     .where('failed_at', 'is', null)
     .where('run_at', '<=', claim.now)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', claim.now)]))
+    .orderBy('priority', 'desc')
     .orderBy('run_at')
     .orderBy('id')
     .limit(claim.limit);
@@ -65,6 +75,43 @@ export async function claimDue(
     .returning(['id', 'type', 'payload', 'attempts', 'max_attempts'])
     .execute();
   return rows.sort((a, b) => a.id - b.id);
+}
+
+/** The workers holding a claim right now (few: one per process). */
+export async function claimOwners(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select('locked_by')
+    .distinct()
+    .where('locked_by', 'is not', null)
+    .where('failed_at', 'is', null)
+    .execute();
+  return rows.map((r) => r.locked_by).filter((v): v is string => v !== null);
+}
+
+/** Frees every claim of these (dead) workers: their jobs are due again at once. */
+export async function releaseClaims(db: Kysely<Database>, owners: readonly string[]): Promise<number> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ locked_until: null, locked_by: null })
+    .where('locked_by', 'in', [...owners])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Extends this worker's claims on the jobs it is still running. */
+export async function renewClaims(
+  db: Kysely<Database>,
+  workerId: string,
+  ids: readonly number[],
+  lockedUntil: number,
+): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ locked_until: lockedUntil })
+    .where('locked_by', '=', workerId)
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 /** Done: the row goes (only if this worker still holds it; a cancelled job is already gone). */

@@ -1,6 +1,7 @@
 import { MESSAGES, SELLING_LIMITS, SELLING_MESSAGES } from '@campus/contract';
 import type { FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../http/errors.js';
+import { assertNoNul } from '../http/text-guard.js';
 import { discardIncoming, receiveFile, type IncomingFile } from '../media/index.js';
 
 const TEXT_FIELDS = new Set(['name', 'category', 'description', 'price', 'condition', 'courseCode', 'isbn']);
@@ -76,6 +77,7 @@ export async function readCreateForm(
         if (checked && (REQUIRED_FIELDS as readonly string[]).includes(part.fieldname))
           throw badRequest(SELLING_MESSAGES.fieldsBeforePhotos);
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        assertNoNul(fields[part.fieldname]!);
       }
     }
   } catch (err) {

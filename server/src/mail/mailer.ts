@@ -10,6 +10,14 @@ export interface MailMessage {
   html: string;
   /** Extra headers (List-Unsubscribe on notification e-mails). */
   headers?: Record<string, string>;
+  /**
+   * `<random@domain>`, chosen once when the e-mail is queued, so every attempt of a retried send
+   * carries the same one and a receiver can drop a duplicate. Missing in jobs queued before it
+   * existed: the transport makes one up.
+   */
+  messageId?: string;
+  /** A sign-up, verification, reset or login code: sent before every other queued e-mail. */
+  code?: boolean;
 }
 
 export interface Mailer {
@@ -50,6 +58,7 @@ function smtpMailer(url: string, from: string): Mailer {
         text: m.text,
         html: m.html,
         headers: m.headers,
+        ...(m.messageId ? { messageId: m.messageId } : {}),
       });
     },
     async close() {

@@ -72,7 +72,8 @@ function codeMail(input: CodeMailInput, kind: CodeKind): MailMessage {
 <tr><td style="font-size:14px;color:#4a5a54;line-height:1.5">The code is valid for ${LIMITS.codeTtlMinutes} minutes and works once. <a href="${escapeHtml(link)}" style="color:#18453b">Enter it here</a>.</td></tr>
 <tr><td style="padding-top:16px;font-size:13px;color:#6b7a74;line-height:1.5">${ignore}</td></tr>
 </table></td></tr></table></body></html>`;
-  return { to: input.to, subject, text, html };
+  // Someone is waiting on the screen for this code: it jumps the queue (mail/jobs.ts).
+  return { to: input.to, subject, text, html, code: true };
 }
 
 export const verificationMail = (input: CodeMailInput) => codeMail(input, 'verify');

@@ -173,6 +173,8 @@ export function registerDealNoticeJobs(ctx: AppContext): void {
           body: DEAL_NOTICE.reminderBody(m.place, when, userId !== m.seller_id),
           link: `/chat/${m.room_id}`,
           subjectId: m.listing_id,
+          // Once per meet-up time and student, however often this job runs.
+          dedupeKey: `${DEAL_NOTICE_JOBS.meetupReminder}:${meetupId}:${startsAt}:${userId}`,
         });
       }
     });
@@ -204,6 +206,7 @@ export function registerDealNoticeJobs(ctx: AppContext): void {
           body: DEAL_NOTICE.reviewBody(deal.listing_name, daysLeft),
           link: '/my-deals',
           subjectId: dealId,
+          dedupeKey: `${DEAL_NOTICE_JOBS.reviewRequest}:${dealId}:${me}`,
         });
       }
     });

@@ -46,6 +46,11 @@ export interface NotifyInput {
   link: string;
   /** What it is about (a listing id for matches and price drops); lets producers de-duplicate. */
   subjectId?: number | null;
+  /**
+   * Makes the notice idempotent: at most one notification per key ever (a timed job that runs
+   * again, after a crash or a lost lease, tells nobody twice). E.g. `{job key}:{recipient id}`.
+   */
+  dedupeKey?: string;
 }
 
 /**
@@ -63,7 +68,10 @@ export async function notify(ctx: AppContext, executor: JobExecutor, input: Noti
     link: input.link,
     subjectId: input.subjectId ?? null,
     createdAt: now,
+    dedupeKey: input.dedupeKey ?? null,
   });
+  // Already told (same dedupe key): nothing new to deliver.
+  if (!row) return 0;
   await ctx.jobs.enqueue(executor, NOTIFY_JOBS.live, { id: row.id });
   await ctx.jobs.enqueue(
     executor,
@@ -189,9 +197,17 @@ export class NotificationService {
             mine.slice(0, excess).map((r) => r.id),
           )
           .execute();
+      // Upsert: two tabs posting the same subscription at once both pass the delete above; the
+      // second insert then takes the row over instead of failing on the unique endpoint.
+      const now = this.ctx.clock();
       await trx
         .insertInto('push_subscriptions')
-        .values({ user_id: userId, ...sub, created_at: this.ctx.clock() })
+        .values({ user_id: userId, ...sub, created_at: now })
+        .onConflict((oc) =>
+          oc
+            .column('endpoint')
+            .doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, created_at: now }),
+        )
         .execute();
     });
   }
@@ -218,16 +234,24 @@ export class NotificationService {
     });
   }
 
-  /** E-mail and push of one notification, each if its switch is on (checked now, not at creation). */
+  /**
+   * E-mail and push of one notification, each if its switch is on (checked now, not at creation).
+   * Once only: the e-mail is queued in the transaction that marks the row delivered, so a re-run
+   * of this job finds it marked and sends nothing; push follows the commit (at most once).
+   */
   private async deliverOutside(id: number): Promise<void> {
     const row = await store.findNotification(this.db, id);
-    if (!row) return;
+    if (!row || row.delivered_at !== null) return;
     const kind = row.type as NotificationType;
     const user = await store.userContact(this.db, row.user_id);
     if (!user) return;
-    if (await store.isEnabled(this.db, row.user_id, kind, 'email')) {
-      await this.sendEmail(row.user_id, user, kind, row.title, row.body, row.link);
-    }
+    const email = await store.isEnabled(this.db, row.user_id, kind, 'email');
+    const first = await this.db.transaction().execute(async (trx) => {
+      if (!(await store.claimDelivery(trx, id, this.ctx.clock()))) return false;
+      if (email) await this.sendEmail(row.user_id, user, kind, row.title, row.body, row.link, trx);
+      return true;
+    });
+    if (!first) return;
     if (await store.isEnabled(this.db, row.user_id, kind, 'push')) {
       await this.sendPushes(row.user_id, {
         title: row.title,
@@ -245,6 +269,7 @@ export class NotificationService {
     title: string,
     body: string,
     link: string,
+    executor: JobExecutor = this.db,
   ): Promise<void> {
     const publicUrl = this.ctx.config.publicUrl;
     const message = await notificationMail({
@@ -260,7 +285,7 @@ export class NotificationService {
       unsubscribeUrl: unsubscribeUrl(this.ctx, userId, kind),
       settingsUrl: `${publicUrl}/settings/notifications`,
     });
-    await enqueueMail(this.ctx, this.db, message);
+    await enqueueMail(this.ctx, executor, message);
   }
 
   /** Pushes to every device of the student unless a session of theirs is open (they saw it live). */

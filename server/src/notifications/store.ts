@@ -13,9 +13,15 @@ export interface NewNotification {
   link: string;
   subjectId: number | null;
   createdAt: number;
+  /** Unique: a second insert with the same key inserts nothing (a job that ran again). */
+  dedupeKey?: string | null;
 }
 
-export async function insertNotification(db: Executor, n: NewNotification): Promise<NotificationRow> {
+/** The new row, or undefined when a row with the same dedupe key exists already. */
+export async function insertNotification(
+  db: Executor,
+  n: NewNotification,
+): Promise<NotificationRow | undefined> {
   return db
     .insertInto('notifications')
     .values({
@@ -27,9 +33,25 @@ export async function insertNotification(db: Executor, n: NewNotification): Prom
       subject_id: n.subjectId,
       created_at: n.createdAt,
       read_at: null,
+      dedupe_key: n.dedupeKey ?? null,
     })
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+}
+
+/**
+ * Marks the notification's e-mail and push as sent, once: true for the first caller only, so a
+ * delivery job that runs again (a crash after it queued the e-mail) sends nothing twice.
+ */
+export async function claimDelivery(db: Executor, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('notifications')
+    .set({ delivered_at: now })
+    .where('id', '=', id)
+    .where('delivered_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export function toNotification(row: NotificationRow): AppNotification {
