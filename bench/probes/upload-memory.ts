@@ -14,7 +14,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { makeJpeg, multipart, validFields } from '../../server/src/listings/testing.js';
-import { createStudent, createTestApp } from '../../server/test/helper.js';
+import { createStudent, createTestApp, type Student } from '../../server/test/helper.js';
 
 const POSTS = 6;
 const PHOTOS = 8;
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   try {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const port = Number(new URL(address).port) || (t.app.server.address() as AddressInfo).port;
-    const students = [];
+    const students: Student[] = [];
     for (let i = 0; i < (sameStudent ? 1 : POSTS); i += 1) students.push(await createStudent(t));
     const photo = await bigJpeg();
     const body = multipart(
