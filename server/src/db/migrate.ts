@@ -12,6 +12,7 @@ import { trustMigration } from './migrations/011_trust.js';
 import { chatHardeningMigration } from './migrations/010_chat_hardening.js';
 import { notificationsMigration } from './migrations/008_notifications.js';
 import { coursePriceIndexMigration } from './migrations/012_course_price_index.js';
+import { dealsIntegrityMigration } from './migrations/013_deals_integrity.js';
 
 /** Migrations are plain modules bundled with the server, so the built app needs no migration folder. */
 const migrations: Record<string, (db: Db) => Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, (db: Db) => Migration> = {
   '005_deals': dealsMigration,
   '010_chat_hardening': chatHardeningMigration,
   '012_course_price_index': coursePriceIndexMigration,
+  '013_deals_integrity': dealsIntegrityMigration,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -19,6 +19,7 @@ import { badRequest, parseOr400 } from '../http/errors.js';
 import type { JobExecutor } from '../jobs/index.js';
 import { enqueueMail } from '../mail/jobs.js';
 import { notificationMail } from './email.js';
+import { scheduleOfferMail } from './offer-mail.js';
 import type { Presence } from './presence.js';
 import { parseSubscription, sendPush, type VapidKeys } from './push.js';
 import { deliveryTime } from './quiet-hours.js';
@@ -218,7 +219,10 @@ export class NotificationService {
     const user = await store.userContact(this.db, row.user_id);
     if (!user) return;
     if (await store.isEnabled(this.db, row.user_id, kind, 'email')) {
-      await this.sendEmail(row.user_id, user, kind, row.title, row.body, row.link);
+      // A burst of offers in one chat is one e-mail (offer-mail.ts), not one per offer.
+      if (kind === 'OFFER_RECEIVED')
+        await scheduleOfferMail(this.ctx, { userId: row.user_id, link: row.link });
+      else await this.sendEmail(row.user_id, user, kind, row.title, row.body, row.link);
     }
     if (await store.isEnabled(this.db, row.user_id, kind, 'push')) {
       await this.sendPushes(row.user_id, {
