@@ -1,17 +1,16 @@
 import { randomInt } from 'node:crypto';
 import {
   DEALS_DURATIONS_MS,
-  DEALS_LIMITS,
   DEALS_MESSAGES,
   DEAL_EVENTS,
-  ERROR_CODES,
   offerBodySchema,
   type Offer,
 } from '@campus/contract';
 import type { AppContext } from '../context.js';
 import { forbidden, HttpError, notFound, parseOr400 } from '../http/errors.js';
-import { assertNotBlocked, takeDaily } from '../safety/index.js';
+import { assertNotBlocked } from '../safety/index.js';
 import { cancelOpenMeetups } from './meetup-rules.js';
+import { assertOfferBudget, takeConversationSlot } from './offer-limits.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
 
@@ -24,8 +23,6 @@ const lapseKey = (offerId: number, at?: number) =>
   at === undefined ? `${JOB_RESERVATION_LAPSE}:${offerId}` : `${JOB_RESERVATION_LAPSE}:${offerId}:${at}`;
 
 const cents = (c: number) => c / 100;
-const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
 
 /** Offers and reservations (features.md §A "Offers"): every change is one transaction. */
 export class OffersService {
@@ -108,37 +105,6 @@ export class OffersService {
     return row;
   }
 
-  /**
-   * Offers are throttled per student, listing and buyer (each one notifies the other side): at most
-   * DEALS_LIMITS.offersPerMinute a minute and offersPerDay a day, counted from the offers table
-   * under the listing's lock, so every process and both databases agree. 429 with Retry-After.
-   */
-  private async throttle(tx: DealsTx, listingId: number, buyerId: number, byId: number): Promise<void> {
-    const recent = await tx.db
-      .selectFrom('offers')
-      .select('created_at')
-      .where('listing_id', '=', listingId)
-      .where('buyer_id', '=', buyerId)
-      .where('by_id', '=', byId)
-      .where('created_at', '>', tx.now - DAY_MS)
-      .orderBy('created_at', 'desc')
-      .limit(DEALS_LIMITS.offersPerDay)
-      .execute();
-    const times = recent.map((r) => Number(r.created_at));
-    const refuse = (message: string, freesAt: number) =>
-      new HttpError(429, message, ERROR_CODES.rateLimited, {
-        'retry-after': String(Math.max(1, Math.ceil((freesAt - tx.now) / 1000))),
-      });
-    // The oldest offer that still counts leaves its window at freesAt; then one more is allowed.
-    if (times.length >= DEALS_LIMITS.offersPerDay) {
-      throw refuse(DEALS_MESSAGES.offerDailyLimit, times[DEALS_LIMITS.offersPerDay - 1]! + DAY_MS);
-    }
-    const lastMinute = times.filter((at) => at > tx.now - MINUTE_MS);
-    if (lastMinute.length >= DEALS_LIMITS.offersPerMinute) {
-      throw refuse(DEALS_MESSAGES.offerTooFast, lastMinute[DEALS_LIMITS.offersPerMinute - 1]! + MINUTE_MS);
-    }
-  }
-
   /** POST /listings/{id}/offers: a buyer's offer; a new one supersedes their PENDING one. */
   make(userId: number, listingId: number, body: unknown): Promise<Offer> {
     const { amount } = parseOr400(offerBodySchema, body);
@@ -148,16 +114,9 @@ export class OffersService {
       if (listing.status !== 'AVAILABLE') throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
       // A block between the two stops offers as it stops messages (features.md §C).
       await assertNotBlocked(this.ctx, userId, listing.seller_id, tx.db);
-      await this.throttle(tx, listingId, userId, userId);
+      await assertOfferBudget(tx, listingId, userId, userId);
       const topic = DealsTx.topic(listingId, listing.seller_id, userId);
-      // An offer that opens the conversation takes a slot of the buyer's daily cap of new
-      // conversations, as a first chat message does (safety); a refusal rolls the offer back.
-      const room = await tx.db
-        .selectFrom('chat_rooms')
-        .select('message_count')
-        .where('id', '=', topic.roomId)
-        .executeTakeFirst();
-      if (!room || Number(room.message_count) === 0) await takeDaily(this.ctx, userId, 'conversation', tx.db);
+      await takeConversationSlot(this.ctx, tx, topic.roomId, userId);
       await store.ensureRoom(tx.db, topic, tx.now);
       const actor = await this.name(tx, userId);
       const previous = await tx.db
@@ -315,7 +274,7 @@ export class OffersService {
       if (offer.by_id === userId) throw forbidden(DEALS_MESSAGES.offerOwnAnswer);
       if (listing.status !== 'AVAILABLE') throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
       if (amount === offer.amount_cents) throw conflict(DEALS_MESSAGES.offerCounterSame);
-      await this.throttle(tx, listing.id, offer.buyer_id, userId);
+      await assertOfferBudget(tx, listing.id, offer.buyer_id, userId);
       const topic = DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id);
       const actor = await this.name(tx, userId);
       const old = await this.setStatus(tx, offer, 'COUNTERED');
@@ -393,9 +352,10 @@ export class OffersService {
 
   /**
    * Ends a reservation (release or lapse): the accepted offer becomes `status`, the listing
-   * AVAILABLE, open meet-ups about it in the pair's room CANCELLED; a system message tells both.
+   * AVAILABLE, open meet-ups about it in the pair's room CANCELLED, the buyer's hand-off code gone;
+   * a system message tells both. Also used when the seller marks a reserved listing sold (sold.ts).
    */
-  private async endReservation(
+  async endReservation(
     tx: DealsTx,
     listing: store.DealListing,
     status: 'CANCELLED' | 'EXPIRED',
@@ -412,7 +372,7 @@ export class OffersService {
     if (!offer) return;
     const row = await tx.db
       .updateTable('offers')
-      .set({ status, updated_at: tx.now })
+      .set({ status, updated_at: tx.now, handoff_code: null })
       .where('id', '=', offer.id)
       .returningAll()
       .executeTakeFirstOrThrow();
