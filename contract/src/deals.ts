@@ -48,6 +48,10 @@ export const DEALS_LIMITS = {
   noShowWindowHours: 48,
   handoffCodeDigits: 4,
   handoffMaxFailures: 5,
+  /** Offers (new or counter) one student may make on one listing with one buyer in a minute… */
+  offersPerMinute: 3,
+  /** …and in 24 hours. */
+  offersPerDay: 20,
   spotsMax: 50,
 } as const;
 
@@ -82,6 +86,8 @@ export const DEALS_MESSAGES = {
   offerWithdrawNotAuthor: 'Only the student who made this offer can withdraw it',
   offerCounterSame: 'A counter-offer must be a different amount',
   offersNotYours: 'Only the seller and buyers of this listing can see its offers',
+  offerTooFast: `You can make at most ${DEALS_LIMITS.offersPerMinute} offers a minute on a listing. Wait a minute, or say more in the chat.`,
+  offerDailyLimit: `You can make at most ${DEALS_LIMITS.offersPerDay} offers a day on a listing. Try again tomorrow, or talk it over in the chat.`,
   releaseNotSeller: 'Only the seller can release a reservation',
   releaseNotReserved: 'This listing is not reserved',
   // meet-ups
@@ -124,6 +130,14 @@ export const DEALS_MESSAGES = {
   reserved: 'Reserved',
   releaseReservation: 'Release reservation',
   releaseConfirm: 'Release the reservation? The listing becomes available to everyone again.',
+  soldReservedTitle: 'This listing is reserved',
+  soldReservedHint: (buyer: string) =>
+    `Sold to ${buyer}? Enter ${buyer}'s hand-off code: it records the deal and lets you both leave a review.`,
+  soldWithoutDeal: 'Mark as sold without a deal',
+  soldWithoutDealWarning: (buyer: string) =>
+    `No deal will be recorded and ${buyer} won't be able to review. The reservation ends and ${buyer}'s hand-off code stops working.`,
+  soldDealRecorded:
+    'This listing was sold through a confirmed hand-off, so it cannot be put back on sale. Post it again as a new listing if you have it back.',
   handoffCodeHint: 'Show this to the seller when you meet. Only give it once you have the item.',
   handoffSellerHint: 'Ask the buyer for their 4-digit code once they have the item.',
   handoffNoMeetup: 'No meet-up confirmed yet: agree on a time and place in the chat.',
@@ -301,6 +315,8 @@ export const DEAL_EVENTS = {
   reservationReleased: (actor: string) =>
     `${actor} released the reservation. The listing is available again.`,
   reservationLapsed: () => 'The reservation lapsed without a hand-off. The listing is available again.',
+  reservationSoldElsewhere: (actor: string) =>
+    `${actor} marked the listing as sold without a hand-off. The reservation has ended and no deal was recorded.`,
   meetupProposed: (actor: string, place: string) => `${actor} proposed meeting at ${place}`,
   meetupAccepted: (actor: string, place: string) => `${actor} confirmed the meet-up at ${place}`,
   meetupDeclined: (actor: string) => `${actor} declined the meet-up`,

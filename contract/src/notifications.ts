@@ -60,6 +60,10 @@ export const NOTIFICATION_LIMITS = {
   chatEmailDelayMinutes: 10,
   /** …at most once per room in this period. */
   chatEmailGapMinutes: 60,
+  /** Offers in one chat are gathered this long before one e-mail tells of them… */
+  offerEmailWindowMinutes: 2,
+  /** …and a chat's offers are e-mailed at most once in this period. */
+  offerEmailGapMinutes: 15,
   /** Campus night: e-mail and push wait until it ends (hours, campus time). */
   quietStartHour: 22,
   quietEndHour: 7,
@@ -229,4 +233,7 @@ export const DEAL_NOTICE = {
     `Leave a review for “${listing}”. ${daysLeft === 1 ? '1 day' : `${daysLeft} days`} left to rate.`,
   revealedTitle: (listing: string) => `Reviews for “${listing}” are visible`,
   revealedBody: 'You have both rated, or the review window closed. See what was said about you.',
+  /** One e-mail for a burst of offers in one chat: the latest offer, and how many came with it. */
+  offersBody: (latest: string, count: number) =>
+    count === 1 ? latest : `${latest}. That is the latest of ${count} new offers in this chat.`,
 } as const;

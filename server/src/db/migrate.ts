@@ -13,6 +13,7 @@ import { chatHardeningMigration } from './migrations/010_chat_hardening.js';
 import { notificationsMigration } from './migrations/008_notifications.js';
 import { coursePriceIndexMigration } from './migrations/012_course_price_index.js';
 import { jobLanesMigration } from './migrations/013_job_lanes.js';
+import { dealsIntegrityMigration } from './migrations/014_deals_integrity.js';
 
 /** Migrations are plain modules bundled with the server, so the built app needs no migration folder. */
 const migrations: Record<string, (db: Db) => Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, (db: Db) => Migration> = {
   '010_chat_hardening': chatHardeningMigration,
   '012_course_price_index': coursePriceIndexMigration,
   '013_job_lanes': jobLanesMigration,
+  '014_deals_integrity': dealsIntegrityMigration,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -284,6 +284,15 @@ export interface ChatMailMarksTable {
   last_sent_at: number;
 }
 
+/** 014_deals_integrity: the offer e-mails of one chat, coalesced (notifications/offer-mail.ts). */
+export interface OfferMailMarksTable {
+  user_id: number;
+  /** The chat's link, /chat/{roomId}, as the notifications carry it. */
+  link: string;
+  last_notification_id: number;
+  last_sent_at: number;
+}
+
 // deals (005_deals)
 export interface OffersTable {
   id: Generated<number>;
@@ -370,6 +379,7 @@ export interface Database {
   notification_prefs: NotificationPrefsTable;
   push_subscriptions: PushSubscriptionsTable;
   chat_mail_marks: ChatMailMarksTable;
+  offer_mail_marks: OfferMailMarksTable;
   // 010_chat_hardening
   deployment: DeploymentTable;
   chat_uploads: ChatUploadsTable;

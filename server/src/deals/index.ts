@@ -7,6 +7,7 @@ import { MeetupsService } from './meetups.js';
 import { OffersService } from './offers.js';
 import { ListingRemoval } from './removal.js';
 import { dealsRoutes } from './routes.js';
+import { SoldToggle } from './sold.js';
 import { attachCards } from './store.js';
 import type { DealsDeps } from './tx.js';
 
@@ -36,6 +37,8 @@ export async function registerDeals(
   offers.registerJobs();
   const meetups = new MeetupsService(ctx, deps, offers);
   const handoff = new HandoffService(ctx, deps);
+  const sold = new SoldToggle(ctx, deps, offers);
+  listings.service.soldToggle = (sellerId, listingId) => sold.toggle(sellerId, listingId);
   chat.service.setCardLoader((messages, rows) => attachCards(ctx.db.kysely, messages, rows));
   await app.register(dealsRoutes(ctx, offers, meetups, handoff));
   return { offers, meetups, handoff, removal: new ListingRemoval(ctx, deps) };

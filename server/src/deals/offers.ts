@@ -10,6 +10,7 @@ import type { AppContext } from '../context.js';
 import { forbidden, HttpError, notFound, parseOr400 } from '../http/errors.js';
 import { assertNotBlocked } from '../safety/index.js';
 import { cancelOpenMeetups } from './meetup-rules.js';
+import { assertOfferBudget, takeConversationSlot } from './offer-limits.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
 
@@ -113,7 +114,9 @@ export class OffersService {
       if (listing.status !== 'AVAILABLE') throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
       // A block between the two stops offers as it stops messages (features.md §C).
       await assertNotBlocked(this.ctx, userId, listing.seller_id, tx.db);
+      await assertOfferBudget(tx, listingId, userId, userId);
       const topic = DealsTx.topic(listingId, listing.seller_id, userId);
+      await takeConversationSlot(this.ctx, tx, topic.roomId, userId);
       await store.ensureRoom(tx.db, topic, tx.now);
       const actor = await this.name(tx, userId);
       const previous = await tx.db
@@ -271,6 +274,7 @@ export class OffersService {
       if (offer.by_id === userId) throw forbidden(DEALS_MESSAGES.offerOwnAnswer);
       if (listing.status !== 'AVAILABLE') throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
       if (amount === offer.amount_cents) throw conflict(DEALS_MESSAGES.offerCounterSame);
+      await assertOfferBudget(tx, listing.id, offer.buyer_id, userId);
       const topic = DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id);
       const actor = await this.name(tx, userId);
       const old = await this.setStatus(tx, offer, 'COUNTERED');
@@ -348,9 +352,10 @@ export class OffersService {
 
   /**
    * Ends a reservation (release or lapse): the accepted offer becomes `status`, the listing
-   * AVAILABLE, open meet-ups about it in the pair's room CANCELLED; a system message tells both.
+   * AVAILABLE, open meet-ups about it in the pair's room CANCELLED, the buyer's hand-off code gone;
+   * a system message tells both. Also used when the seller marks a reserved listing sold (sold.ts).
    */
-  private async endReservation(
+  async endReservation(
     tx: DealsTx,
     listing: store.DealListing,
     status: 'CANCELLED' | 'EXPIRED',
@@ -367,7 +372,7 @@ export class OffersService {
     if (!offer) return;
     const row = await tx.db
       .updateTable('offers')
-      .set({ status, updated_at: tx.now })
+      .set({ status, updated_at: tx.now, handoff_code: null })
       .where('id', '=', offer.id)
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -113,15 +113,18 @@ export async function inDealsTx<T>(
       .executeTakeFirst();
     if (row) await deps.listingWritten(row);
   }
+  // The change is committed: answer now. Live delivery goes through the chat broker, whose Redis
+  // publish can stall for as long as Redis does; the request must not wait for it (a client that
+  // gives up retries and makes a second offer). The broker delivers to this process's sessions
+  // before it touches Redis, and history has every message either way.
   for (const message of tx.messages) {
     const pair = parseRoomId(message.roomId);
     if (!pair) continue;
-    try {
-      await deps.publish({ type: 'message', message, userIds: pair });
-    } catch (err) {
-      // Stored and committed: the history shows it; only the live push was lost.
-      ctx.logger.error({ err, roomId: message.roomId }, 'deals: live delivery failed');
-    }
+    void Promise.resolve()
+      .then(() => deps.publish({ type: 'message', message, userIds: pair }))
+      .catch((err: unknown) => {
+        ctx.logger.error({ err, roomId: message.roomId }, 'deals: live delivery failed');
+      });
   }
   return result;
 }

@@ -338,10 +338,19 @@ export class ListingsService {
     return { listings, next };
   }
 
+  /**
+   * Set by the deals module: does the sold toggle itself, under the listing's lock, because a
+   * reservation or a confirmed deal changes what it means (deals/sold.ts). Undefined: the row is
+   * gone or not the seller's.
+   */
+  soldToggle: ((sellerId: number, id: number) => Promise<store.ListingRow | undefined>) | undefined;
+
   /** Flips sold/unsold; only the seller. Returns the listing as it now is. */
   async toggleSold(principal: Principal, id: number): Promise<Listing> {
     await this.ownedRow(principal, id);
-    const row = await store.toggleSold(this.db, id, principal.userId, this.ctx.clock());
+    const row = this.soldToggle
+      ? await this.soldToggle(principal.userId, id)
+      : await store.toggleSold(this.db, id, principal.userId, this.ctx.clock());
     if (!row) throw notFound(MESSAGES.listingNotFound);
     await this.written(row);
     return this.get(id);

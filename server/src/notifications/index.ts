@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import type { ListingsModule } from '../listings/index.js';
 import { registerChatMail } from './chat-mail.js';
 import { registerDealNoticeJobs } from './deal-notices.js';
+import { registerOfferMail } from './offer-mail.js';
 import { Presence } from './presence.js';
 import { announcePriceDrop } from './producers.js';
 import { loadVapidKeys } from './push.js';
@@ -35,6 +36,7 @@ export async function registerNotifications(
   service.registerJobs();
   registerDealNoticeJobs(ctx);
   registerChatMail(ctx, chat, service, presence);
+  registerOfferMail(ctx, service);
   listings.service.onPriceDrop.push((trx, listing, oldCents) =>
     announcePriceDrop(ctx, trx, listing, oldCents),
   );

@@ -19,6 +19,7 @@ import { badRequest, parseOr400 } from '../http/errors.js';
 import type { JobExecutor } from '../jobs/index.js';
 import { enqueueMail } from '../mail/jobs.js';
 import { notificationMail } from './email.js';
+import { scheduleOfferMail } from './offer-mail.js';
 import type { Presence } from './presence.js';
 import {
   checkEndpointTarget,
@@ -248,7 +249,12 @@ export class NotificationService {
     const email = await store.isEnabled(this.db, row.user_id, kind, 'email');
     const first = await this.db.transaction().execute(async (trx) => {
       if (!(await store.claimDelivery(trx, id, this.ctx.clock()))) return false;
-      if (email) await this.sendEmail(row.user_id, user, kind, row.title, row.body, row.link, trx);
+      if (email) {
+        // A burst of offers in one chat is one e-mail (offer-mail.ts), not one per offer.
+        if (kind === 'OFFER_RECEIVED')
+          await scheduleOfferMail(this.ctx, { userId: row.user_id, link: row.link }, trx);
+        else await this.sendEmail(row.user_id, user, kind, row.title, row.body, row.link, trx);
+      }
       return true;
     });
     if (!first) return;

@@ -8,6 +8,7 @@ import {
   type Student,
   type TestApp,
 } from '../../test/helper.js';
+import { sql } from 'kysely';
 import { insertDeal } from './testing.js';
 
 const review = (t: TestApp, who: Student, dealId: number, payload: unknown) =>
@@ -244,5 +245,56 @@ describe.each(dialects)('reviews (%s)', (dialect) => {
     expect((await asStudent(t, buyer, { method: 'GET', url: '/users/999999/reviews' })).statusCode).toBe(404);
     expect((await asStudent(t, buyer, { method: 'GET', url: '/users/abc/reviews' })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: `/users/${seller.id}/reviews` })).statusCode).toBe(401);
+  });
+});
+
+/**
+ * A failure between the second review and the reveal (here: the database refuses the "reviews
+ * visible" notification, as a crash at that point would leave it) must not leave a committed
+ * review blind: the reveal is part of the review's transaction, so the retry succeeds and reveals.
+ */
+describe.each(dialects)('the second review reveals in its own transaction (%s)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, jobWorker: false });
+  });
+  afterAll(() => t.close());
+
+  async function failReveals(on: boolean): Promise<void> {
+    const db = t.app.ctx.db.kysely;
+    if (dialect === 'postgres') {
+      if (on) {
+        await sql`create function cm_fail_reveal() returns trigger language plpgsql as $$
+          begin raise exception 'simulated crash before the reveal'; end $$`.execute(db);
+        await sql`create trigger cm_fail_reveal before insert on notifications for each row
+          when (new.type = 'REVIEW_REVEALED') execute function cm_fail_reveal()`.execute(db);
+      } else {
+        await sql`drop trigger cm_fail_reveal on notifications`.execute(db);
+        await sql`drop function cm_fail_reveal()`.execute(db);
+      }
+    } else if (on) {
+      await sql`create trigger cm_fail_reveal before insert on notifications
+        when new.type = 'REVIEW_REVEALED'
+        begin select raise(abort, 'simulated crash before the reveal'); end`.execute(db);
+    } else {
+      await sql`drop trigger cm_fail_reveal`.execute(db);
+    }
+  }
+
+  it('a failed reveal fails the review, and its retry is stored and reveals both', async () => {
+    const seller = await createStudent(t, { firstName: 'Maya' });
+    const buyer = await createStudent(t, { firstName: 'Jonah' });
+    const dealId = await insertDeal(t, seller, buyer);
+    expect((await review(t, seller, dealId, { stars: 5 })).statusCode).toBe(201);
+    await failReveals(true);
+    const failed = await review(t, buyer, dealId, { stars: 4, text: 'Fine' });
+    await failReveals(false);
+    expect(failed.statusCode).toBe(500);
+    // Nothing of it was kept: the retry is a first review, not "already reviewed".
+    const retry = await review(t, buyer, dealId, { stars: 4, text: 'Fine' });
+    expect(retry.statusCode).toBe(201);
+    expect((retry.json() as DealWithReviews).theirReview).toMatchObject({ stars: 5 });
+    expect((await revealedReviews(t, seller, buyer)).map((r) => r.stars)).toEqual([5]);
+    expect((await revealedReviews(t, buyer, seller)).map((r) => r.stars)).toEqual([4]);
   });
 });

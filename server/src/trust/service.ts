@@ -9,7 +9,9 @@ import {
   type Profile,
   type Review,
 } from '@campus/contract';
+import type { Kysely } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
+import type { Database } from '../db/schema.js';
 import { HttpError, badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import type { ListingsModule } from '../listings/index.js';
 import { RenderedListings } from '../listings/personalise.js';
@@ -148,6 +150,11 @@ export class TrustService {
     const subjectId = deal.seller_id === me ? deal.buyer_id : deal.seller_id;
     try {
       await this.db.transaction().execute(async (trx) => {
+        // The deal's row lock makes two reviews of one deal take turns (PostgreSQL; SQLite has one
+        // writer), so the second always sees the first and reveals both.
+        if (this.ctx.db.dialect === 'postgres') {
+          await trx.selectFrom('deals').select('id').where('id', '=', dealId).forUpdate().execute();
+        }
         const mine = await trx
           .selectFrom('reviews')
           .select('id')
@@ -156,6 +163,14 @@ export class TrustService {
           .executeTakeFirst();
         if (mine) throw conflict(TRUST_MESSAGES.alreadyReviewed);
         await store.insertReview(trx, { dealId, reviewerId: me, subjectId, ...input, now });
+        const reviews = await store.reviewsOfDeal(trx, dealId);
+        if (reviews.length >= 2) {
+          // Both have rated: reveal in the same transaction, so no crash can leave a committed
+          // second review blind until the window closes (the retry would only hear 409).
+          await this.reveal(trx, dealId);
+          await this.ctx.jobs.cancel(trx, revealKey(dealId));
+          return;
+        }
         // Blind until the window closes at the latest; the job is durable (survives restarts).
         await this.ctx.jobs.enqueue<RevealPayload>(
           trx,
@@ -170,10 +185,6 @@ export class TrustService {
       if (await this.hasReviewed(dealId, me)) throw conflict(TRUST_MESSAGES.alreadyReviewed);
       throw err;
     }
-    // After the commit, so two parties reviewing at once in two processes cannot both miss the
-    // other's row: whichever commits last sees both.
-    const reviews = await store.reviewsOfDeal(this.db, dealId);
-    if (reviews.length >= 2) await this.revealNow(dealId, true);
     const [item] = await this.dealItems(me, [deal]);
     return item as DealWithReviews;
   }
@@ -190,16 +201,18 @@ export class TrustService {
 
   /** The durable reveal at the end of the review window (job handler). */
   async revealDue(dealId: number): Promise<void> {
-    await this.revealNow(dealId, false);
+    await this.revealNow(dealId);
+  }
+
+  /** The durable reveal at the end of the review window (job handler). */
+  private async revealNow(dealId: number): Promise<void> {
+    await this.db.transaction().execute((trx) => this.reveal(trx, dealId));
   }
 
   /** Reveals the deal's blind reviews and tells each student a review about them is now visible. */
-  private async revealNow(dealId: number, cancelJob: boolean): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const subjects = await store.reveal(trx, dealId, this.ctx.clock());
-      if (cancelJob) await this.ctx.jobs.cancel(trx, revealKey(dealId));
-      if (subjects.length > 0) await announceReviewsRevealed(this.ctx, trx, dealId, subjects);
-    });
+  private async reveal(trx: Kysely<Database>, dealId: number): Promise<void> {
+    const subjects = await store.reveal(trx, dealId, this.ctx.clock());
+    if (subjects.length > 0) await announceReviewsRevealed(this.ctx, trx, dealId, subjects);
   }
 
   async reviewsOf(userId: number, limit: number, beforeId?: number): Promise<Paged<Review>> {

@@ -6,6 +6,8 @@ import type { Student, TestApp } from '../../test/helper.js';
  * A confirmed deal as the deals module records it after a right hand-off code. Inserted directly:
  * these tests are about what follows a deal (reviews, profiles), not how it is made.
  */
+let dealListingSeq = 0;
+
 export async function insertDeal(
   t: TestApp,
   seller: Pick<Student, 'id'>,
@@ -15,7 +17,8 @@ export async function insertDeal(
   const row = await t.app.ctx.db.kysely
     .insertInto('deals')
     .values({
-      listing_id: 1,
+      // A listing carries at most one deal (unique index): each deal gets its own listing id.
+      listing_id: 1_000_000 + ++dealListingSeq,
       listing_name: options.listingName ?? 'Desk lamp',
       seller_id: seller.id,
       buyer_id: buyer.id,

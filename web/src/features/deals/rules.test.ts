@@ -8,6 +8,7 @@ import {
   offerActions,
   openMeetup,
   reduceCards,
+  reservedBuyerToAsk,
 } from './rules';
 import { offerWords } from './wording';
 
@@ -192,5 +193,21 @@ describe('offerWords', () => {
       'You countered with $45',
     );
     expect(offerWords(offer({ status: 'ACCEPTED' }), BUYER, 'Maya', 'SOLD').state).toBe('Accepted · sold');
+  });
+});
+
+describe('Mark as Sold on a reserved listing', () => {
+  const buyer = { id: BUYER, firstName: 'Ben', lastName: 'Okafor' };
+  it('asks for the reserved buyer’s hand-off code instead of selling in one tap', () => {
+    expect(reservedBuyerToAsk({ status: 'RESERVED', isSold: false, reservedFor: buyer })).toEqual(buyer);
+  });
+  it('toggles at once when nobody holds the listing, or when it is sold already', () => {
+    expect(reservedBuyerToAsk({ status: 'AVAILABLE', isSold: false })).toBeNull();
+    expect(reservedBuyerToAsk({ status: 'SOLD', isSold: true })).toBeNull();
+  });
+  it('says plainly what selling without a deal costs', () => {
+    expect(DEALS_MESSAGES.soldWithoutDealWarning('Ben')).toMatch(
+      /^No deal will be recorded and Ben won't be able to review\./,
+    );
   });
 });

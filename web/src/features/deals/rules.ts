@@ -3,9 +3,11 @@ import {
   DEALS_MESSAGES,
   amountSchema,
   type ChatMessage,
+  type Listing,
   type ListingStatus,
   type Meetup,
   type Offer,
+  type ReservedFor,
 } from '@campus/contract';
 
 /**
@@ -146,4 +148,16 @@ export function openMeetup(cards: DealCards, listingId: number | null): Meetup |
     if (!found || m.id > found.id) found = m;
   }
   return found;
+}
+
+/**
+ * "Mark as Sold" on a reserved listing is not a one-tap sale (features.md §A): the reserved buyer
+ * should hand over their code, which records the deal and opens reviews. Returns that buyer when
+ * the button must ask first, null when a plain toggle is fine.
+ */
+export function reservedBuyerToAsk(
+  listing: Pick<Listing, 'status' | 'isSold' | 'reservedFor'>,
+): ReservedFor | null {
+  if (listing.isSold || listing.status !== 'RESERVED') return null;
+  return listing.reservedFor ?? null;
 }

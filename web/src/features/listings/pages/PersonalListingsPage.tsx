@@ -1,6 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { MESSAGES, type Listing } from '@campus/contract';
+import { listingKeys } from '../../../api/listings';
+import { queryClient } from '../../../api/queryClient';
+import { useCurrentUser } from '../../../session/useCurrentUser';
 import { InlineConfirm } from '../../../ui/InlineConfirm';
+import { ReservedSoldPanel } from '../../deals/ReservedSoldPanel';
+import { reservedBuyerToAsk } from '../../deals/rules';
 import { Button, ButtonLink } from '../../../ui/Button';
 import { EmptyState } from '../../../ui/EmptyState';
 import { ListIcon, PencilIcon, PlusIcon } from '../../../ui/icons';
@@ -21,6 +26,8 @@ export default function PersonalListingsPage() {
   const feed = useListingsFeed({ kind: 'self' });
   const { toggleSold, removeConfirmed, isPending } = useListingActions();
   const [confirming, setConfirming] = useState<number | null>(null);
+  const [askingSold, setAskingSold] = useState<number | null>(null);
+  const { userId } = useCurrentUser();
   const [focusTarget, setFocusTarget] = useState<string | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
 
@@ -39,6 +46,25 @@ export default function PersonalListingsPage() {
 
   function actions(listing: Listing) {
     const busy = isPending(listing.id);
+    const reservedBuyer = reservedBuyerToAsk(listing);
+    if (askingSold === listing.id && reservedBuyer && userId !== null) {
+      return (
+        <ReservedSoldPanel
+          listing={listing}
+          buyer={reservedBuyer}
+          sellerId={userId}
+          busy={busy}
+          onSellWithoutDeal={() => {
+            setAskingSold(null);
+            void toggleSold(listing);
+          }}
+          onCancel={() => {
+            setAskingSold(null);
+            void queryClient.invalidateQueries({ queryKey: listingKeys.lists() });
+          }}
+        />
+      );
+    }
     if (confirming === listing.id) {
       return (
         <InlineConfirm
@@ -59,7 +85,7 @@ export default function PersonalListingsPage() {
           size="sm"
           variant={listing.isSold ? 'secondary' : 'primary'}
           disabled={busy}
-          onClick={() => void toggleSold(listing)}
+          onClick={() => (reservedBuyer ? setAskingSold(listing.id) : void toggleSold(listing))}
           aria-describedby={`listing-${listing.id}-title`}
           className="flex-1"
         >

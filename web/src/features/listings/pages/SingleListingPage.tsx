@@ -2,6 +2,10 @@ import { useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { CATEGORY_LABELS, MESSAGES, SELLING_MESSAGES, type Listing } from '@campus/contract';
 import { ApiError } from '../../../api/client';
+import { listingKeys } from '../../../api/listings';
+import { queryClient } from '../../../api/queryClient';
+import { ReservedSoldPanel } from '../../deals/ReservedSoldPanel';
+import { reservedBuyerToAsk } from '../../deals/rules';
 import { useCurrentUser } from '../../../session/useCurrentUser';
 import { Button, ButtonLink } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
@@ -65,8 +69,11 @@ function NotFound() {
 
 function OwnerPanel({ listing }: { listing: Listing }) {
   const navigate = useNavigate();
+  const { userId } = useCurrentUser();
   const { toggleSold, removeConfirmed, isPending } = useListingActions();
   const [confirming, setConfirming] = useState(false);
+  const [askingSold, setAskingSold] = useState(false);
+  const reservedBuyer = reservedBuyerToAsk(listing);
   const deleteButton = useRef<HTMLButtonElement>(null);
   const busy = isPending(listing.id);
   return (
@@ -96,7 +103,24 @@ function OwnerPanel({ listing }: { listing: Listing }) {
           </li>
         )}
       </ul>
-      {confirming ? (
+      {askingSold && reservedBuyer && userId !== null ? (
+        <div className="mt-4">
+          <ReservedSoldPanel
+            listing={listing}
+            buyer={reservedBuyer}
+            sellerId={userId}
+            busy={busy}
+            onSellWithoutDeal={() => {
+              setAskingSold(false);
+              void toggleSold(listing);
+            }}
+            onCancel={() => {
+              setAskingSold(false);
+              void queryClient.invalidateQueries({ queryKey: listingKeys.detail(listing.id) });
+            }}
+          />
+        </div>
+      ) : confirming ? (
         <InlineConfirm
           className="mt-4"
           message={MESSAGES.deleteConfirm}
@@ -124,7 +148,10 @@ function OwnerPanel({ listing }: { listing: Listing }) {
           >
             Edit
           </ButtonLink>
-          <Button onClick={() => void toggleSold(listing)} disabled={busy}>
+          <Button
+            onClick={() => (reservedBuyer ? setAskingSold(true) : void toggleSold(listing))}
+            disabled={busy}
+          >
             {listing.isSold ? 'Mark as Unsold' : 'Mark as Sold'}
           </Button>
           <Button
