@@ -107,6 +107,11 @@ const envSchema = z.object({
     .int('must be a whole number')
     .min(1, 'must be at least 1')
     .default(SAFETY_LIMITS.dailyConversations),
+  UPLOADS_PER_STUDENT: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(1),
   SEARCH_THREADS: z.coerce
     .number({ error: 'must be a whole number' })
     .int('must be a whole number')
@@ -187,6 +192,8 @@ export interface Config {
   /** New listings / new conversations per student in any 24 hours (features.md §C: 20). */
   dailyListingsMax: number;
   dailyConversationsMax: number;
+  /** Photo uploads one student may have in progress at once, per process (http/uploads.ts). */
+  uploadsPerStudent: number;
   /**
    * Worker threads the search index is split across (listings/search/sharded-index.ts): SEARCH_THREADS,
    * else one per core up to 4 (a search scores on every core at once; more threads than cores only
@@ -247,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     studentStatusMonths: e.STUDENT_STATUS_MONTHS,
     dailyListingsMax: e.DAILY_LISTINGS_MAX,
     dailyConversationsMax: e.DAILY_CONVERSATIONS_MAX,
+    uploadsPerStudent: e.UPLOADS_PER_STUDENT,
     searchThreads: e.SEARCH_THREADS ?? Math.min(4, os.availableParallelism()),
   };
 }

@@ -29,14 +29,15 @@ export async function uploadRoutes(
   });
 }
 
-/** Students with an upload in progress, per app (tests run several apps in one process). */
-const uploading = new WeakMap<AppContext, Set<number>>();
+/** Uploads in progress per student, per app (tests run several apps in one process). */
+const uploading = new WeakMap<AppContext, Map<number, number>>();
 
 /**
- * Runs one upload of this student, refusing a second one while the first is still in progress
- * (429): what one student can make a process receive, decode and hold at once is one form's
- * worth, however many requests they open. Per process: each process bounds its own memory.
- * Call it after authentication and before reading the body, so a refused request reads nothing.
+ * Runs one upload of this student, refusing another while `UPLOADS_PER_STUDENT` (default 1) are
+ * still in progress (429): what one student can make a process receive, decode and hold at once is
+ * one form's worth, however many requests they open. Per process: each process bounds its own
+ * memory. Call it after authentication and before reading the body, so a refused request reads
+ * nothing.
  */
 export async function oneUploadAtATime<T>(
   ctx: AppContext,
@@ -45,15 +46,18 @@ export async function oneUploadAtATime<T>(
 ): Promise<T> {
   let busy = uploading.get(ctx);
   if (!busy) {
-    busy = new Set();
+    busy = new Map();
     uploading.set(ctx, busy);
   }
-  if (busy.has(userId))
+  const inProgress = busy.get(userId) ?? 0;
+  if (inProgress >= ctx.config.uploadsPerStudent)
     throw new HttpError(429, MESSAGES.uploadInProgress, ERROR_CODES.rateLimited, { 'retry-after': '5' });
-  busy.add(userId);
+  busy.set(userId, inProgress + 1);
   try {
     return await upload();
   } finally {
-    busy.delete(userId);
+    const left = (busy.get(userId) ?? 1) - 1;
+    if (left > 0) busy.set(userId, left);
+    else busy.delete(userId);
   }
 }

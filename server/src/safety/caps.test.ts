@@ -25,7 +25,8 @@ describe.each(dialects)('daily caps under concurrency (%s)', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp({
       dialect,
-      env: { DAILY_LISTINGS_MAX: '5', DAILY_CONVERSATIONS_MAX: '3' },
+      // Forty posts in flight at once, as N processes (each with its own upload gate) would take.
+      env: { DAILY_LISTINGS_MAX: '5', DAILY_CONVERSATIONS_MAX: '3', UPLOADS_PER_STUDENT: '40' },
     });
     url = await listen(t.app);
   });
