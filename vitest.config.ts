@@ -6,6 +6,7 @@ export default defineConfig({
       'server/src/**/*.test.ts',
       'contract/src/**/*.test.ts',
       'web/src/**/*.test.ts',
+      'web/build/**/*.test.ts',
       'bench/**/*.test.ts',
     ],
     testTimeout: 120_000,
