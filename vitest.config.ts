@@ -1,13 +1,28 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * Server tests that build no app and open no database (pure functions, the STOMP server on a bare
+ * HTTP server, Fastify hooks with a stub context). A server test not listed here runs in `app`, so
+ * a new file is never skipped: list it here only once it needs neither createTestApp nor a database.
+ */
+const SERVER_UNIT_TESTS = [
+  'server/src/chat/stomp/frame.test.ts',
+  'server/src/chat/stomp/limits.test.ts',
+  'server/src/chat/stomp/server.test.ts',
+  'server/src/http/auth.test.ts',
+  'server/src/http/request-logger.test.ts',
+  'server/src/listings/search/fuse-score.test.ts',
+  'server/src/listings/search/piece-verify.test.ts',
+  'server/src/listings/search/search-index.test.ts',
+];
+
+/**
+ * Two projects, both run by `vitest run` (npm run test:unit): `unit` needs no app, database or
+ * Redis and finishes in seconds (`npx vitest run --project unit`); `app` is every test that builds
+ * the app through server/test/helper.ts or opens a database.
+ */
 export default defineConfig({
   test: {
-    include: [
-      'server/src/**/*.test.ts',
-      'contract/src/**/*.test.ts',
-      'web/src/**/*.test.ts',
-      'bench/**/*.test.ts',
-    ],
     testTimeout: 120_000,
     hookTimeout: 60_000,
     // Two cores: more workers only fight over argon2 and the databases.
@@ -16,5 +31,28 @@ export default defineConfig({
     reporters: process.env.CI
       ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
       : ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [
+            'contract/src/**/*.test.ts',
+            'web/src/**/*.test.ts',
+            'web/build/**/*.test.ts',
+            'bench/**/*.test.ts',
+            ...SERVER_UNIT_TESTS,
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'app',
+          include: ['server/src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...SERVER_UNIT_TESTS],
+        },
+      },
+    ],
   },
 });
