@@ -9,7 +9,7 @@
  * PROBE_SECONDS (10) and prints each one's RECEIPT delay (or its refusal), thaws the proxy, and
  * prints the delays of the receipts that were still outstanding.
  */
-import { CHAT_HARDENING_MESSAGES } from '@campus/contract';
+import { CHAT_LIMIT_MESSAGES } from '@campus/contract';
 import { createListing, listen } from '../../server/src/chat/testing.js';
 import { createStudent, createTestApp } from '../../server/test/helper.js';
 import { TcpProxy } from '../../server/test/tcp-proxy.js';
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     }
     const refused = /"receiptId":"([^"]+)"/.exec(text)?.[1];
     if (text.startsWith('MESSAGE') && refused) {
-      const why = text.includes(CHAT_HARDENING_MESSAGES.sendRateLimited) ? 'refused: too fast' : 'refused';
+      const why = text.includes(CHAT_LIMIT_MESSAGES.sendRateLimited) ? 'refused: too fast' : 'refused';
       outcome.set(refused, `${why} after ${Date.now() - sentAt.get(refused)!} ms`);
     }
   });

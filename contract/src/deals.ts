@@ -1,5 +1,5 @@
 import { z } from './zod.js';
-import { dbIdSchema } from './chat-hardening.js';
+import { dbIdSchema } from './ids.js';
 import { dollarsToCents } from './listings.js';
 
 /**

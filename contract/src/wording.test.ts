@@ -1,17 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES, CATEGORY_LABELS, CATEGORY_TILES } from './categories.js';
-import { MESSAGES } from './messages.js';
+import * as contract from './index.js';
 import { NOTIFICATION_LIMITS, NOTIFY_MESSAGES } from './notifications.js';
 
-/** Every message as text (functions called with a sample argument). */
-function allTexts(): string[] {
-  return [
-    ...Object.values(MESSAGES).map((m) => (typeof m === 'function' ? m('120' as never as never) : m)),
-    ...Object.values(NOTIFY_MESSAGES),
-  ];
+/** Every message table the contract exports: `MESSAGES` and each `*_MESSAGES`. */
+const messageTables = Object.entries(contract).filter(
+  ([name, value]) => /^([A-Z]+_)*MESSAGES$/.test(name) && typeof value === 'object' && value !== null,
+) as Array<[string, Record<string, unknown>]>;
+
+/** A message as text: functions are called with sample arguments (a number and a name each). */
+function asText(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'function') {
+    const fn = value as (...args: unknown[]) => unknown;
+    const samples = [fn(120, 'Maya', 'Maya'), fn('Maya', 120, 'Maya')];
+    return samples.filter((t): t is string => typeof t === 'string');
+  }
+  return [];
 }
 
-// The spec's misspellings and odd capitals (issue 14), and common slips; none may come back.
+/** Every message as text, from every message table. */
+function allTexts(): string[] {
+  return messageTables.flatMap(([, table]) => Object.values(table).flatMap(asText));
+}
+
+// The spec's misspellings and odd capitals, and common slips; none may come back.
 const MISSPELLINGS = [
   /\batleast\b/i,
   /\bsucess\b/i,
@@ -28,6 +41,19 @@ const MISSPELLINGS = [
 ];
 
 describe('user-facing wording', () => {
+  it('reads every message table the contract exports', () => {
+    expect(messageTables.map(([name]) => name).sort()).toEqual(
+      expect.arrayContaining([
+        'AUTH_MESSAGES',
+        'CHAT_LIMIT_MESSAGES',
+        'DEALS_MESSAGES',
+        'MESSAGES',
+        'NOTIFY_MESSAGES',
+      ]),
+    );
+    expect(messageTables.length).toBeGreaterThanOrEqual(8);
+  });
+
   it('has no known misspellings, doubled words or doubled spaces', () => {
     for (const text of allTexts()) {
       for (const bad of MISSPELLINGS) expect(text, text).not.toMatch(bad);

@@ -2,7 +2,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { CHAT_HARDENING_MESSAGES, CHAT_LIMITS, MESSAGES } from '@campus/contract';
+import { CHAT_LIMIT_MESSAGES, CHAT_LIMITS, MESSAGES } from '@campus/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -66,11 +66,11 @@ describe.each(dialects)('chat photos (%s)', (dialect) => {
     expect((await send(buyer.id, mine)).url).toBe(mine);
     expect(await refusal(send(seller.id, mine))).toEqual({
       status: 400,
-      message: CHAT_HARDENING_MESSAGES.photoNotYours,
+      message: CHAT_LIMIT_MESSAGES.photoNotYours,
     });
     expect(await refusal(send(buyer.id, `/uploads/${randomUUID()}.jpg`))).toEqual({
       status: 400,
-      message: CHAT_HARDENING_MESSAGES.photoNotYours,
+      message: CHAT_LIMIT_MESSAGES.photoNotYours,
     });
     expect(await refusal(send(buyer.id, 'https://elsewhere.example/x.jpg'))).toEqual({
       status: 400,
@@ -97,7 +97,7 @@ describe.each(dialects)('chat photos (%s)', (dialect) => {
       expect([url, res.statusCode, res.json()]).toEqual([
         url,
         400,
-        { message: CHAT_HARDENING_MESSAGES.malformedMultipart, code: 'VALIDATION' },
+        { message: CHAT_LIMIT_MESSAGES.malformedMultipart, code: 'VALIDATION' },
       ]);
     }
   });
@@ -124,7 +124,7 @@ describe.each(dialects)('chat photos (%s)', (dialect) => {
     expect(left).toContain(name(sent));
     expect((await asStudent(t, buyer, { method: 'GET', url: sent })).statusCode).toBe(200);
     // The expired photo is no longer the buyer's to send.
-    expect((await refusal(send(buyer.id, unsent))).message).toBe(CHAT_HARDENING_MESSAGES.photoNotYours);
+    expect((await refusal(send(buyer.id, unsent))).message).toBe(CHAT_LIMIT_MESSAGES.photoNotYours);
   });
 
   it('records the upload and its removal job before writing any file (a crash leaves nothing unknown)', async () => {

@@ -1,4 +1,4 @@
-import { CHAT_HARDENING_MESSAGES, CHAT_LIMITS, MESSAGES } from '@campus/contract';
+import { CHAT_LIMIT_MESSAGES, CHAT_LIMITS, MESSAGES } from '@campus/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../http/auth.js';
@@ -67,7 +67,7 @@ export class ChatPhotos {
       .select('user_id')
       .where('image_key', '=', key)
       .executeTakeFirst();
-    if (!row || row.user_id !== userId) throw badRequest(CHAT_HARDENING_MESSAGES.photoNotYours);
+    if (!row || row.user_id !== userId) throw badRequest(CHAT_LIMIT_MESSAGES.photoNotYours);
   }
 
   private async expire({ imageKey, thumbKey }: ExpirePayload): Promise<void> {

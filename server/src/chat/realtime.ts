@@ -1,5 +1,5 @@
 import {
-  CHAT_HARDENING_MESSAGES,
+  CHAT_LIMIT_MESSAGES,
   CHAT_LIMITS,
   ERROR_CODES,
   MESSAGES,
@@ -68,7 +68,7 @@ export function chatStompHooks(
     // Every SEND (chat, typing, any extension; held in a transaction or not) as it arrives.
     admitSend(session) {
       if (!sends.take(session.principal!.userId)) {
-        throw new StompAppError(CHAT_HARDENING_MESSAGES.sendRateLimited, ERROR_CODES.rateLimited);
+        throw new StompAppError(CHAT_LIMIT_MESSAGES.sendRateLimited, ERROR_CODES.rateLimited);
       }
     },
     async authenticate(headers) {
@@ -118,7 +118,7 @@ export function chatStompHooks(
       if (!ids) throw new StompError(MESSAGES.chatUnknownDestination, destination);
       // Ids beyond the database's integer range: refused before any query, alike on both dialects.
       if (!isDbId(ids.buyerId) || !isDbId(ids.sellerId)) {
-        throw new StompAppError(CHAT_HARDENING_MESSAGES.numberOutOfRange, ERROR_CODES.validation);
+        throw new StompAppError(CHAT_LIMIT_MESSAGES.numberOutOfRange, ERROR_CODES.validation);
       }
       const userId = session.principal!.userId;
       let payload: unknown;
@@ -184,7 +184,7 @@ export function createStompServer(
     allowedOrigins: [...origins],
     path: STOMP_PATHS.endpoint,
     maxSessionsPerUser: CHAT_LIMITS.maxSessionsPerStudent,
-    tooManySessionsMessage: CHAT_HARDENING_MESSAGES.tooManySessions,
+    tooManySessionsMessage: CHAT_LIMIT_MESSAGES.tooManySessions,
     maxPendingPerIp: CHAT_LIMITS.maxPendingSocketsPerIp,
     ...server,
     session: {
@@ -192,14 +192,14 @@ export function createStompServer(
       expiredMessage: MESSAGES.unauthorized,
       connectTimeoutMs: CHAT_LIMITS.connectDeadlineMs,
       idleTimeoutMs: CHAT_LIMITS.idleTimeoutMs,
-      idleMessage: CHAT_HARDENING_MESSAGES.idleClosed,
+      idleMessage: CHAT_LIMIT_MESSAGES.idleClosed,
       errorsDestination: STOMP_PATHS.errors,
       transactions: {
         maxOpen: CHAT_LIMITS.maxTransactionsPerSession,
         maxFrames: CHAT_LIMITS.maxTransactionFrames,
         maxBytes: CHAT_LIMITS.maxTransactionBytes,
-        tooManyMessage: CHAT_HARDENING_MESSAGES.tooManyTransactions,
-        tooLargeMessage: CHAT_HARDENING_MESSAGES.transactionTooLarge,
+        tooManyMessage: CHAT_LIMIT_MESSAGES.tooManyTransactions,
+        tooLargeMessage: CHAT_LIMIT_MESSAGES.transactionTooLarge,
       },
       ...session,
     },

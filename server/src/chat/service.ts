@@ -1,5 +1,5 @@
 import {
-  CHAT_HARDENING_MESSAGES,
+  CHAT_LIMIT_MESSAGES,
   LIMITS,
   SAFETY_ERROR_CODES,
   SAFETY_MESSAGES,
@@ -103,7 +103,7 @@ export class ChatService {
   async assertOpenConversation(userId: number, roomId: string): Promise<void> {
     const [low, high] = this.assertMember(userId, roomId);
     const { exists, blocked } = await store.conversationState(this.db, roomId, low, high);
-    if (!exists) throw forbidden(CHAT_HARDENING_MESSAGES.noConversation);
+    if (!exists) throw forbidden(CHAT_LIMIT_MESSAGES.noConversation);
     if (blocked) throw new HttpError(403, SAFETY_MESSAGES.blocked, SAFETY_ERROR_CODES.blocked);
   }
 

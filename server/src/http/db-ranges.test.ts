@@ -3,7 +3,7 @@
  * SQLite and PostgreSQL, where they used to reach PostgreSQL and answer 500.
  */
 import {
-  CHAT_HARDENING_MESSAGES,
+  CHAT_LIMIT_MESSAGES,
   DB_INT_MAX,
   MESSAGES,
   STOMP_PATHS,
@@ -128,7 +128,7 @@ describe.each(dialects)('numbers outside the database range (%s)', (dialect) => 
     });
     const second = JSON.parse((await errors.next()).body) as ChatErrorBody;
     expect(second).toEqual({
-      message: CHAT_HARDENING_MESSAGES.numberOutOfRange,
+      message: CHAT_LIMIT_MESSAGES.numberOutOfRange,
       code: 'VALIDATION',
       receiptId: 'big-peer',
     });

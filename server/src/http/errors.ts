@@ -1,4 +1,4 @@
-import { CHAT_HARDENING_MESSAGES, ERROR_CODES, MESSAGES, type ApiError } from '@campus/contract';
+import { CHAT_LIMIT_MESSAGES, ERROR_CODES, MESSAGES, type ApiError } from '@campus/contract';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { isConnectionError } from '../db/connection.js';
@@ -88,7 +88,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(400).send(body(MESSAGES.badJson, ERROR_CODES.validation));
     }
     if (isMalformedMultipart(request, error)) {
-      return reply.code(400).send(body(CHAT_HARDENING_MESSAGES.malformedMultipart, ERROR_CODES.validation));
+      return reply.code(400).send(body(CHAT_LIMIT_MESSAGES.malformedMultipart, ERROR_CODES.validation));
     }
     if (status >= 400 && status < 500) {
       return reply.code(status).send(body(error.message, codeForStatus(status)));

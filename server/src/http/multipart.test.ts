@@ -1,4 +1,4 @@
-import { CHAT_HARDENING_MESSAGES } from '@campus/contract';
+import { CHAT_LIMIT_MESSAGES } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asStudent, createStudent, createTestApp, type Student, type TestApp } from '../../test/helper.js';
 import { postListing } from '../listings/testing.js';
@@ -76,6 +76,6 @@ describe('malformed multipart bodies answer 400 with a message on every multipar
       headers: { 'content-type': 'multipart/form-data' },
       payload: 'anything',
     });
-    expect(res.json()).toEqual({ message: CHAT_HARDENING_MESSAGES.malformedMultipart, code: 'VALIDATION' });
+    expect(res.json()).toEqual({ message: CHAT_LIMIT_MESSAGES.malformedMultipart, code: 'VALIDATION' });
   });
 });

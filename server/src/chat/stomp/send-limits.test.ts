@@ -4,7 +4,7 @@
  * conversation, never across a block, rate-limited) and message text PostgreSQL cannot store.
  */
 import {
-  CHAT_HARDENING_MESSAGES,
+  CHAT_LIMIT_MESSAGES,
   CHAT_LIMITS,
   NOTIFY_STOMP_PATHS,
   SAFETY_MESSAGES,
@@ -106,7 +106,7 @@ describe.each(variants)('STOMP send limits ($dialect, redis: $redis)', ({ dialec
       await expectReceipt(c, `s${i}`);
     }
     c.sendFrame('SEND', { destination, transaction: 'tx', receipt: 'over' }, body('one too many'));
-    await expectErrorAndClose(c, CHAT_HARDENING_MESSAGES.transactionTooLarge);
+    await expectErrorAndClose(c, CHAT_LIMIT_MESSAGES.transactionTooLarge);
     expect(await history(buyer, roomIdFor(buyer.id, seller.id))).toEqual([]);
   });
 
@@ -118,7 +118,7 @@ describe.each(variants)('STOMP send limits ($dialect, redis: $redis)', ({ dialec
     c.sendFrame('SEND', { destination, transaction: 'tx', receipt: 'first' }, big);
     await expectReceipt(c, 'first');
     c.sendFrame('SEND', { destination, transaction: 'tx', receipt: 'second' }, big);
-    await expectErrorAndClose(c, CHAT_HARDENING_MESSAGES.transactionTooLarge);
+    await expectErrorAndClose(c, CHAT_LIMIT_MESSAGES.transactionTooLarge);
   });
 
   it('closes the session with ERROR past the open transactions a session may hold', async () => {
@@ -134,7 +134,7 @@ describe.each(variants)('STOMP send limits ($dialect, redis: $redis)', ({ dialec
     c.sendFrame('BEGIN', { transaction: 'again', receipt: 'again' });
     await expectReceipt(c, 'again');
     c.sendFrame('BEGIN', { transaction: 'over', receipt: 'over' });
-    await expectErrorAndClose(c, CHAT_HARDENING_MESSAGES.tooManyTransactions);
+    await expectErrorAndClose(c, CHAT_LIMIT_MESSAGES.tooManyTransactions);
   });
 
   it('rate-limits SENDs as they are buffered, and does not charge them again on COMMIT', async () => {
@@ -146,7 +146,7 @@ describe.each(variants)('STOMP send limits ($dialect, redis: $redis)', ({ dialec
     c.sendFrame('SEND', { destination, transaction: 'tx', receipt: 'fast' }, body('too fast'));
     for (let i = 0; i < CHAT_LIMITS.sendBurst; i++) await expectReceipt(c, `s${i}`);
     expect(await expectRefusal(c)).toEqual({
-      message: CHAT_HARDENING_MESSAGES.sendRateLimited,
+      message: CHAT_LIMIT_MESSAGES.sendRateLimited,
       code: 'RATE_LIMITED',
       receiptId: 'fast',
     });
@@ -170,7 +170,7 @@ describe.each(variants)('STOMP send limits ($dialect, redis: $redis)', ({ dialec
     // No message yet: refused, nothing reaches the seller.
     typing('t1');
     expect(await expectRefusal(b)).toEqual({
-      message: CHAT_HARDENING_MESSAGES.noConversation,
+      message: CHAT_LIMIT_MESSAGES.noConversation,
       code: 'FORBIDDEN',
       receiptId: 't1',
     });
@@ -215,7 +215,7 @@ describe.each(variants)('STOMP send limits ($dialect, redis: $redis)', ({ dialec
     const c = await connect(buyer);
     c.sendFrame('SEND', { destination, receipt: 'nul' }, body('before\u0000after'));
     expect(await expectRefusal(c)).toEqual({
-      message: CHAT_HARDENING_MESSAGES.controlCharacter,
+      message: CHAT_LIMIT_MESSAGES.controlCharacter,
       code: 'VALIDATION',
       receiptId: 'nul',
     });

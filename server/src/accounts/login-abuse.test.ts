@@ -16,7 +16,7 @@ const freshEmail = () => `hard${++seq}-${Date.now().toString(36)}@msu.edu`;
 const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789';
 const wrong = (code: number) => (code === 999999 ? 100000 : code + 1);
 
-describe.each(dialects)('issue 8 account hardening on %s', (dialect) => {
+describe.each(dialects)('login and sign-up against guessing and abuse (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ dialect, redis: !!redisUrl });
@@ -162,7 +162,7 @@ class SlowMailer implements Mailer {
   }
 }
 
-describe.each(dialects)('item 6: forgot-password is no oracle (%s)', (dialect) => {
+describe.each(dialects)('forgot-password is no oracle (%s)', (dialect) => {
   it('answers before any mail goes out, with the same work and answer for known and unknown addresses', async () => {
     const mailer = new SlowMailer();
     const t = await createTestApp({ dialect, mailer, jobWorker: false });

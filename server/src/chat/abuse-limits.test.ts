@@ -1,5 +1,5 @@
 /** Issue 8 chat hardening through the real app: #4 (CONNECT during a password change), #10 (SEND rate). */
-import { CHAT_HARDENING_MESSAGES, MESSAGES, STOMP_PATHS, type ChatErrorBody } from '@campus/contract';
+import { CHAT_LIMIT_MESSAGES, MESSAGES, STOMP_PATHS, type ChatErrorBody } from '@campus/contract';
 import type { Client } from '@stomp/stompjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,7 +21,7 @@ const variants = dialects.map((dialect) => ({
 
 const bearer = (s: Pick<Student, 'token'>) => ({ Authorization: `Bearer ${s.token}` });
 
-describe.each(variants)('chat hardening ($dialect, redis: $redis)', ({ dialect, redis }) => {
+describe.each(variants)('chat limits and abuse ($dialect, redis: $redis)', ({ dialect, redis }) => {
   let t: TestApp;
   let url: string;
   const open: Client[] = [];
@@ -85,7 +85,7 @@ describe.each(variants)('chat hardening ($dialect, redis: $redis)', ({ dialect, 
     send(20);
     const refused = JSON.parse((await errors.next()).body) as ChatErrorBody;
     expect(refused).toEqual({
-      message: CHAT_HARDENING_MESSAGES.sendRateLimited,
+      message: CHAT_LIMIT_MESSAGES.sendRateLimited,
       code: 'RATE_LIMITED',
       receiptId: 'm20',
     });
