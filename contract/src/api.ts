@@ -40,7 +40,7 @@ export const userInfoResponse = publicUserResponse.extend({
   email: z.string(),
 }) satisfies z.ZodType<UserInfo>;
 
-/** Responsive AVIF/WebP copies of a photo (issue 13, media.ts). */
+/** Responsive AVIF/WebP copies of a photo (media.ts). */
 export const imageVariantsResponse = z
   .object({
     url: z.string().describe('Template with {width} and {format}'),

@@ -16,8 +16,8 @@ export function isCategory(value: string): value is Category {
 }
 
 /**
- * The one name of each category, on every screen: filters, tiles, breadcrumbs, forms (issue 14:
- * the spec's tiles said "Dorm Essentials" where filters said "Lifestyle"; docs/decisions.md).
+ * The one name of each category, on every screen: filters, tiles, breadcrumbs, forms (the
+ * spec's tiles said "Dorm Essentials" where filters said "Lifestyle"; docs/decisions.md).
  */
 export const CATEGORY_LABELS: Record<Category, string> = {
   BOOKS: 'Books',

@@ -1,5 +1,5 @@
 /**
- * Responsive photo variants (issue 13). Every stored listing photo also exists 320, 640 and 1280 px
+ * Responsive photo variants. Every stored listing photo also exists 320, 640 and 1280 px
  * wide in AVIF and WebP. API answers describe them compactly beside the JPEG's `imageUrl` (which
  * stays the fallback for browsers that take neither); `variantSrcset` builds a `srcset` from that.
  */

@@ -1,6 +1,6 @@
 /**
  * Every user-facing text that both sides must agree on, written once. Spec wording is kept where it
- * reads well; its typos and misleading texts are corrected (issue 14: "atleast", "Sucess", "This
+ * reads well; its typos and misleading texts are corrected ("atleast", "Sucess", "This
  * your listing", "SignUp"), each change recorded in docs/decisions.md. Checked by
  * contract/src/wording.test.ts.
  */

@@ -93,7 +93,7 @@ export interface ListingPhoto {
   id: number;
   url: string;
   thumbnailUrl: string;
-  /** Responsive AVIF/WebP copies of the photo (issue 13, contract media.ts). */
+  /** Responsive AVIF/WebP copies of the photo (contract media.ts). */
   variants: ImageVariants | null;
 }
 

@@ -1,4 +1,4 @@
-// Accessibility checks for the browser journeys (issue 14): axe-core on the page as it is now, at
+// Accessibility checks for the browser journeys: axe-core on the page as it is now, at
 // phone and desktop widths, failing on any serious or critical violation. Call it from any spec:
 //
 //   import { expectAccessible } from '../support/axe.js';

@@ -4,7 +4,7 @@ import { shoot } from '../support/shots.js';
 import { registeredStudent } from '../support/students.js';
 
 // features.md §A in the browser: offer → counter → accept (Reserved) → meet-up (.ics) → hand-off
-// code → deal → both rate → the review on the profile; and issue 8 #17 (a deleted listing's chat).
+// code → deal → both rate → the review on the profile; and a deleted listing's chat going on.
 
 type Method = 'GET' | 'POST' | 'DELETE';
 

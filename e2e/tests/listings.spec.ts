@@ -79,7 +79,7 @@ test('post with a photo, find it by browse, typo search and price, manage it as 
   await expect(buyer.getByRole('button', { name: 'Chat with the seller' })).toBeVisible();
   await expect(buyer.getByText('Pickup on Campus')).toBeVisible();
 
-  // Opened directly, the page comes rendered by the server (issue 13): the photo's <picture> is in
+  // Opened directly, the page comes rendered by the server: the photo's <picture> is in
   // the HTML itself, so the browser finds it at once — no preload by the boot script is needed —
   // and downloads it once.
   await buyer.reload();

@@ -1,4 +1,4 @@
-// Issue 10 (features.md §B) in the browser: edit a price, three photos reordered before saving and
+// Selling and finding (features.md §B) in the browser: edit a price, three photos reordered before saving and
 // shown in that order, the heart and the Saved page, sort by price, a book found by its course
 // code, wanted posts with "I have this" — axe on every new screen, screenshots at 390 and 1280 px.
 import { mkdirSync } from 'node:fs';

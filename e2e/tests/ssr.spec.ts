@@ -4,7 +4,7 @@ import { chatAboutListing, postLifestyleListing } from '../support/listings.js';
 import { registeredStudent } from '../support/students.js';
 
 /**
- * Issue 13: a logged-in page's first screen comes in its HTML (server-rendered with the `cm_token`
+ * a logged-in page's first screen comes in its HTML (server-rendered with the `cm_token`
  * cookie the web app keeps beside its token), the browser then takes it over without throwing it
  * away, and logging out removes the cookie.
  */

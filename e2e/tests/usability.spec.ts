@@ -1,4 +1,4 @@
-// Issue 14: usability and accessibility, as a keyboard-only student on a flaky network would meet
+// usability and accessibility, as a keyboard-only student on a flaky network would meet
 // it, with axe-core on every screen and on the states the issue names, at 390 and 1280 px.
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { gotoBrowserRendered } from '../support/browserRendered.js';
@@ -52,7 +52,7 @@ async function holdToast(page: Page, toastText: ReturnType<Page['getByText']>) {
   await settled(page);
 }
 
-/** Toast close buttons: at least 44 × 44 px on phones and 24 × 24 px from tablet width up (item 4). */
+/** Toast close buttons: at least 44 × 44 px on phones and 24 × 24 px from tablet width up */
 async function expectToastCloseTarget(page: Page, phone: boolean) {
   const close = page.getByRole('button', { name: 'Close toast' }).first();
   const box = await close.boundingBox();
@@ -122,7 +122,7 @@ test('top-bar search, filters, category price bands and the dashboard retry', as
     description: 'Stewart, 8th edition.',
   });
 
-  // Logged in: /login goes straight to the dashboard (item 19); axe on the dashboard.
+  // Logged in: /login goes straight to the dashboard; axe on the dashboard.
   await page.goto('/login');
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('link', { name: /Desk lamp/ }).first()).toBeVisible();
@@ -190,7 +190,7 @@ test('honest errors, keyboard-safe delete, Back, offline screens, focus and sess
   browser,
 }) => {
   // No service worker here: it would answer the chunk request from its precache, past page.route,
-  // and the failed-chunk screen (item 7) could never be reached.
+  // and the failed-chunk screen could never be reached.
   const ctx = await browser.newContext({ viewport: DESKTOP, serviceWorkers: 'block' });
   const page = await ctx.newPage();
   const ben = await registeredStudent(page, 'Ben', 'Okafor');
@@ -415,7 +415,7 @@ test('chat shows which listing each part of the thread is about; sold listings c
   await seller.getByPlaceholder('Type something').press('Enter');
   await expect(buyer).toHaveTitle(/^\(1\) /);
 
-  // Chat toasts open below the chat header, not over it (item 15).
+  // Chat toasts open below the chat header, not over it.
   await buyer.goto('/inbox');
   await buyer.getByText('Sam Lee').first().click();
   await expect(buyer.getByRole('log').getByText('Sorry, it just sold.', { exact: false })).toBeVisible();

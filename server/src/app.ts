@@ -79,7 +79,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
         ? false
         : {
             level: given.logLevel,
-            // Never a password, code or token in a log line (issue #2).
+            // Never a password, code or token in a log line.
             redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["x-auth-token"]'],
             ...(options.logStream ? { stream: options.logStream } : {}),
           },

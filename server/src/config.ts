@@ -182,7 +182,7 @@ export interface Config {
   /**
    * Prefix of every Redis channel and key (chat fan-out, rate-limit counters). REDIS_PREFIX when
    * set; otherwise '' here and `cm:{deployment id}:` once the app has read its database (app.ts),
-   * so two deployments sharing one Redis never exchange messages or revocations (issue 8, item 14).
+   * so two deployments sharing one Redis never exchange messages or revocations.
    */
   keyPrefix: string;
   /** Addresses that see /moderation and may call /mod (lower case). */
@@ -216,7 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   if (e.NODE_ENV === 'production' && !e.SMTP_URL) {
-    // Without a mail server, codes would go nowhere and nobody could sign up or reset (issue 8, item 2).
+    // Without a mail server, codes would go nowhere and nobody could sign up or reset.
     throw new ConfigError([
       'SMTP_URL: must be set when NODE_ENV=production (codes are e-mailed; the development outbox is off in production)',
     ]);

@@ -75,7 +75,7 @@ export const routes: RouteObject[] = [
       {
         element: <PublicLayout />,
         handle: { chrome: 'public' } satisfies RouteHandle,
-        // A screen that fails (e.g. its chunk cannot load offline) keeps the header (issue 14 item 7).
+        // A screen that fails (e.g. its chunk cannot load offline) keeps the header.
         children: [{ errorElement: <PageErrorState />, children: publicRoutes }],
       },
       {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATEGORY_LABELS } from '@campus/contract';
 
-// Issue 14 item 17: the spec's slips must not come back in texts written in the web app itself
+// the spec's slips must not come back in texts written in the web app itself
 // (the contract's messages are checked by contract/src/wording.test.ts).
 const SLIPS = [
   /\batleast\b/i,

@@ -25,7 +25,7 @@ describe.each(dialects)('login and sign-up against guessing and abuse (%s)', (di
   const post = (url: string, payload: unknown) =>
     t.app.inject({ method: 'POST', url, payload: payload as object });
 
-  it('item 3: each code activates the password and names of the sign-up that sent it; the others die', async () => {
+  it('each code activates the password and names of the sign-up that sent it; the others die', async () => {
     const email = freshEmail();
     await post('/public/sign-up', {
       firstName: 'Real',
@@ -61,7 +61,7 @@ describe.each(dialects)('login and sign-up against guessing and abuse (%s)', (di
     expect((await post('/public/login', { email, password: 'owners-own-password' })).statusCode).toBe(200);
   });
 
-  it('item 3: a resent code keeps the details of the sign-up it replaces', async () => {
+  it('a resent code keeps the details of the sign-up it replaces', async () => {
     const email = freshEmail();
     await post('/public/sign-up', {
       firstName: 'Res',
@@ -77,7 +77,7 @@ describe.each(dialects)('login and sign-up against guessing and abuse (%s)', (di
     expect((await post('/public/login', { email, password: 'resend-password-1' })).statusCode).toBe(200);
   });
 
-  it('item 5: a token without exp, or signed with another algorithm, is refused', async () => {
+  it('a token without exp, or signed with another algorithm, is refused', async () => {
     const s = await createStudent(t);
     const key = new TextEncoder().encode(TEST_SECRET);
     const claims = { uid: s.id, tv: 0 };
@@ -99,7 +99,7 @@ describe.each(dialects)('login and sign-up against guessing and abuse (%s)', (di
     expect((await call(hs512)).statusCode).toBe(401);
   });
 
-  it('item 7: forgot/verify refuses a common new password the same way whether or not the account exists', async () => {
+  it('forgot/verify refuses a common new password the same way whether or not the account exists', async () => {
     const s = await createStudent(t);
     const known = await post('/public/password/forgot/verify', {
       email: s.email,
@@ -117,7 +117,7 @@ describe.each(dialects)('login and sign-up against guessing and abuse (%s)', (di
     expect(unknown.json()).toEqual(known.json());
   });
 
-  it('item 8: a wrong code answers the same 400 for unknown, pending and verified addresses', async () => {
+  it('a wrong code answers the same 400 for unknown, pending and verified addresses', async () => {
     const verified = await createStudent(t);
     const pending = freshEmail();
     await post('/public/sign-up', {

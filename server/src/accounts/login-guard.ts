@@ -18,7 +18,7 @@ export interface LoginInput {
 const incorrect = () => new HttpError(401, MESSAGES.loginIncorrect, ERROR_CODES.unauthorized);
 
 /**
- * Login throttling that never locks the owner out (issue 8, item 9). Only failures count:
+ * Login throttling that never locks the owner out. Only failures count:
  * - per client IP (`login:ip`) and per (account, IP) (`login:account-ip`): a guesser is refused
  *   with 429, while the owner on another network is untouched;
  * - per account from everywhere (`login:account`, a slow daily ceiling against distributed

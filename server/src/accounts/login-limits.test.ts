@@ -12,7 +12,7 @@ import {
 let seq = 0;
 const freshEmail = () => `lim${++seq}-${Date.now().toString(36)}@msu.edu`;
 
-describe.each(dialects)('item 9: login failures never lock the owner out (%s)', (dialect) => {
+describe.each(dialects)('login failures never lock the owner out (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({

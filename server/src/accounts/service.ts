@@ -65,7 +65,7 @@ export class AccountsService {
     const now = this.ctx.clock();
     await this.db.transaction().execute(async (trx) => {
       // A second sign-up for a pending address leaves the first one's details alone: each code
-      // activates the password and names of the sign-up that sent it (issue 8, item 3).
+      // activates the password and names of the sign-up that sent it.
       const userId = existing?.id ?? (await store.insertUser(trx, { ...input, passwordHash, now }));
       await signupCodes.insertSignupCode(trx, {
         userId,
@@ -120,7 +120,7 @@ export class AccountsService {
   }
 
   /**
-   * Answers before anything about the address is looked up (issue 8, item 6): the same single
+   * Answers before anything about the address is looked up: the same single
    * INSERT for every address, then a job finds the account and mails a code if there is one.
    */
   async requestReset(email: string): Promise<void> {

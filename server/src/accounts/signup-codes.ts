@@ -7,7 +7,7 @@ export type SignupCodeRow = Selectable<SignupCodesTable>;
 /** Marks the code that verified the address, so a second tap on Verify with it still answers 200. */
 export const USED = -1;
 
-/** Each sign-up's code carries that sign-up's password and names (issue 8, item 3). */
+/** Each sign-up's code carries that sign-up's password and names. */
 export async function insertSignupCode(
   db: Executor,
   row: {

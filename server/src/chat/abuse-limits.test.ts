@@ -1,4 +1,4 @@
-/** Issue 8 chat hardening through the real app: #4 (CONNECT during a password change), #10 (SEND rate). */
+/** Chat limits through the real app: a CONNECT during a password change, and the SEND rate. */
 import { CHAT_LIMIT_MESSAGES, MESSAGES, STOMP_PATHS, type ChatErrorBody } from '@campus/contract';
 import type { Client } from '@stomp/stompjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ describe.each(variants)('chat limits and abuse ($dialect, redis: $redis)', ({ di
     await t?.close();
   });
 
-  it('does not let a CONNECT authenticated during a password change survive it (#4)', async () => {
+  it('does not let a CONNECT authenticated during a password change survive it', async () => {
     const student = await createStudent(t);
     const original = t.app.ctx.authenticate;
     let changed = false;
@@ -65,7 +65,7 @@ describe.each(variants)('chat limits and abuse ($dialect, redis: $redis)', ({ di
     }
   });
 
-  it('accepts bursts of 20 SENDs, then 5 per second, refusing the rest on /user/queue/errors (#10)', async () => {
+  it('accepts bursts of 20 SENDs, then 5 per second, refusing the rest on /user/queue/errors', async () => {
     const buyer = await createStudent(t);
     const seller = await createStudent(t);
     const listingId = await createListing(t, seller.id);

@@ -68,7 +68,7 @@ describe.each(variants)('chat over STOMP and HTTP ($dialect, redis: $redis)', ({
 
   /**
    * Sends one SEND refused for an application reason: a MESSAGE on /user/queue/errors with
-   * {message, code, receiptId}, no RECEIPT, and the session stays open (issue 8 #12).
+   * {message, code, receiptId}, no RECEIPT, and the session stays open.
    */
   async function sendExpectingAppError(student: Student, destination: string, body: string): Promise<string> {
     const client = await connect(student);

@@ -78,7 +78,7 @@ describe.skipIf(!enabled)('chat across two processes sharing PostgreSQL and Redi
     const atA = collect(buyerOnA, `/user/queue/chat/${room}`, { receipt: 'x' });
     const atB = collect(sellerOnB, `/user/queue/chat/${room}`, { receipt: 'y' });
     await Promise.all([receiptFor(buyerOnA, 'x'), receiptFor(sellerOnB, 'y')]);
-    // 20 each: a full burst of the SEND rate limit (5/s, bursts of 20; issue 8 #10), refilled first.
+    // 20 each: a full burst of the SEND rate limit (5/s, bursts of 20), refilled first.
     a.clock.advance(5_000);
     b.clock.advance(5_000);
     for (let i = 0; i < 20; i++) {

@@ -10,7 +10,7 @@ import {
 } from '../../test/helper.js';
 import { createListing } from './testing.js';
 
-/** Issue 8 #17: deleting a listing does not end the conversation about it. */
+/** Deleting a listing does not end the conversation about it. */
 describe.each(dialects)('a conversation about a deleted listing (%s)', (dialect) => {
   let t: TestApp;
   let buyer: Student;

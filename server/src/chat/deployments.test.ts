@@ -1,5 +1,5 @@
 /**
- * Two deployments on one Redis (issue 8, item 14): each prefixes its channels and keys with the
+ * Two deployments on one Redis: each prefixes its channels and keys with the
  * deployment id created once in its database, so students with the same ids on two campuses never
  * receive each other's messages or revocations; processes sharing a database share the prefix.
  */

@@ -1,4 +1,4 @@
-/** Chat photos (issue 8, item 13): only the sender's own uploads, and unsent uploads expire. */
+/** Chat photos: only the sender's own uploads, and unsent uploads expire. */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';

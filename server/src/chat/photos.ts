@@ -15,7 +15,7 @@ interface ExpirePayload {
 }
 
 /**
- * Chat photos (issue 8, item 13). POST /api/chats/upload records who uploaded the photo, and a
+ * Chat photos. POST /api/chats/upload records who uploaded the photo, and a
  * durable job to remove it, in one transaction committed before the file is written; a SEND may
  * carry only a `url` its sender uploaded. The job keeps the photo if a message uses it and
  * otherwise deletes the record and the files — so an upload never sent, or one whose files were

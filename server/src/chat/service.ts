@@ -130,7 +130,7 @@ export class ChatService {
       peerId,
       roomId,
     });
-    // Issue 8 #17: a deleted listing does not end the conversation about it. The pair may go on
+    // A deleted listing does not end the conversation about it. The pair may go on
     // talking in the room that already held it (same buyer and seller); the room forgets the id.
     const listingGone = listingSellerId === null;
     if (listingGone && !(await store.roomTalkedAbout(this.db, roomId, buyerId, sellerId, listingId)))

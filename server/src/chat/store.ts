@@ -127,7 +127,7 @@ export interface NewMessage {
   listingId: number;
   /**
    * The room's listing after this message; defaults to `listingId`. Null when the listing was
-   * deleted (issue 8 #17): the room keeps no dangling reference, the message keeps the old id.
+   * deleted: the room keeps no dangling reference, the message keeps the old id.
    */
   roomListingId?: number | null;
   senderId: number;
@@ -201,7 +201,7 @@ function roomListing(m: NewMessage): number | null {
 }
 
 /**
- * Issue 8 #17: whether this pair's room already talked about `listingId` (with these roles), so a
+ * Whether this pair's room already talked about `listingId` (with these roles), so a
  * message about it may still be sent after the listing was deleted.
  */
 export async function roomTalkedAbout(

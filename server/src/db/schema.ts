@@ -25,7 +25,7 @@ export interface UsersTable {
   deleted_at: number | null;
 }
 
-// 'login': the e-mailed code asked for once an account passed its failed-login ceiling (issue 8).
+// 'login': the e-mailed code asked for once an account passed its failed-login ceiling.
 export type CodePurpose = 'verify' | 'reset' | 'login';
 
 export interface CodesTable {
@@ -162,7 +162,7 @@ export interface ListingPriceDropsTable {
   created_at: number;
 }
 
-// Hardening (issue 8): durable job queue and sign-up codes bound to their sign-up's details.
+// Hardening: durable job queue and sign-up codes bound to their sign-up's details.
 export interface JobsTable {
   id: Generated<number>;
   type: string;
@@ -366,7 +366,7 @@ export interface Database {
   saved_search_matches: SavedSearchMatchesTable;
   wanted_matches: WantedMatchesTable;
   listing_price_drops: ListingPriceDropsTable;
-  // Hardening (issue 8)
+  // Hardening
   jobs: JobsTable;
   signup_codes: SignupCodesTable;
   // safety (007_safety)

@@ -1,14 +1,8 @@
 /**
- * Numbers beyond the database's integer range (issue 8, item 16): refused with the same 4xx on
+ * Numbers beyond the database's integer range: refused with the same 4xx on
  * SQLite and PostgreSQL, where they used to reach PostgreSQL and answer 500.
  */
-import {
-  CHAT_LIMIT_MESSAGES,
-  DB_INT_MAX,
-  MESSAGES,
-  STOMP_PATHS,
-  type ChatErrorBody,
-} from '@campus/contract';
+import { CHAT_LIMIT_MESSAGES, DB_INT_MAX, MESSAGES, STOMP_PATHS, type ChatErrorBody } from '@campus/contract';
 import type { Client } from '@stomp/stompjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -50,7 +50,7 @@ export function parseOr400<T>(
 /**
  * Errors of the multipart parser (busboy, @fastify/multipart) on a body that is not a well-formed
  * form: no boundary, a truncated part, a part cut off before its headers end. They carry no code,
- * only these messages. A bad upload is the client's mistake: 400, never 500 (issue 8, item 15).
+ * only these messages. A bad upload is the client's mistake: 400, never 500.
  */
 // "Part terminated early": busboy's error on a file stream whose body ends inside the part (seen
 // once the part is larger than what the first read held, so only with a real photo's size).

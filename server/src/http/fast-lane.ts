@@ -40,7 +40,7 @@ const lastHeaderOf = new WeakMap<object, ParsedHeader>();
  * The bearer token in an Authorization header. A client sends the same header on every request of a
  * keep-alive connection: it is parsed once per connection, and the token handed on is the string
  * already looked up (its hash computed), so a hot read neither runs the regex nor hashes a
- * 200-character token again (issue 13). Only the parsing is remembered: whether the token is still
+ * 200-character token again. Only the parsing is remembered: whether the token is still
  * good is asked anew on every request.
  */
 export function connectionToken(header: string | undefined, connection: object | null): string | null {
@@ -53,7 +53,7 @@ export function connectionToken(header: string | undefined, connection: object |
 }
 
 /**
- * The hottest reads answered before Fastify routes the request (issue 13: reads ≥ 0.8 × a bare
+ * The hottest reads answered before Fastify routes the request (reads ≥ 0.8 × a bare
  * `node:http` server; Fastify's request and reply objects, hook runner and router cost ≈ 15 % of such a
  * read in a process holding a 100k-listing search index). It answers only when every piece of the
  * answer is already in memory and nothing differs from what the Fastify route would send:
@@ -137,7 +137,7 @@ export class FastLane {
     if (!answer) return false;
     // The same headers, in the same order, as Fastify writes them for the route. A flat array
     // (node:http's writeHead takes one) copies the fixed part in one step, where an object would be
-    // built key by key and walked with for…in (issue 13: ≈ 0.3 µs of a 25 µs read).
+    // built key by key and walked with for…in (≈ 0.3 µs of a 25 µs read).
     const out = this.headerPairs.slice();
     out.push('x-request-id', setup.requestId(req));
     if (answer.link) out.push('link', answer.link);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asStudent, createStudent, createTestApp, type Student, type TestApp } from '../../test/helper.js';
 import { postListing } from '../listings/testing.js';
 
-/** Bodies a broken or hostile client sends as multipart/form-data (issue 8, item 15). */
+/** Bodies a broken or hostile client sends as multipart/form-data. */
 const MALFORMED: Array<[string, string, string]> = [
   [
     'no boundary',

@@ -21,7 +21,7 @@ export const DEFAULT_LIMITS = {
   'verify:account': { points: 15, durationSeconds: 900 },
   'resend:ip': { points: 20, durationSeconds: 3600 },
   'resend:account': { points: 3, durationSeconds: 600 },
-  // Login counts failures only (issue 8, item 9): per client IP, per (account, IP), and a slow
+  // Login counts failures only: per client IP, per (account, IP), and a slow
   // per-account ceiling over a day that asks for an e-mailed code instead of locking the owner out.
   'login:ip': { points: 100, durationSeconds: 900 },
   'login:account-ip': { points: 10, durationSeconds: 900 },

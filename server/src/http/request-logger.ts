@@ -99,7 +99,7 @@ export function writesInfo(log: FastifyBaseLogger): boolean {
 /**
  * Fastify's per-request lines ("incoming request", "request completed"), built only when the
  * request's logger writes `info`. Fastify builds each line's object and reads the response time
- * (a clock call) before the logger drops it at `warn` — on every request (issue 13: hot reads).
+ * (a clock call) before the logger drops it at `warn` — on every request (hot reads).
  * At `info` and below the lines are Fastify's own, unchanged; a request that errored is always
  * handed to Fastify (its line is an `error`).
  */

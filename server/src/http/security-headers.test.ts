@@ -76,7 +76,7 @@ describe('security headers', () => {
     expect(contentSecurityPolicy(local)).toBe(EXPECTED['content-security-policy']);
   });
 
-  it("connect-src allows this origin's WebSocket URL only, never ws:/wss: to any host (issue 8, item 18)", async () => {
+  it("connect-src allows this origin's WebSocket URL only, never ws:/wss: to any host", async () => {
     expect(webSocketUrl('https://market.example.edu')).toBe('wss://market.example.edu/ws');
     expect(webSocketUrl('http://127.0.0.1:3110')).toBe('ws://127.0.0.1:3110/ws');
     const t = await createTestApp({ env: { PUBLIC_URL: 'https://market.example.edu' } });

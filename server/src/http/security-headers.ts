@@ -13,7 +13,7 @@ export function webSocketUrl(publicUrl: string): string {
  * The Content-Security-Policy of every answer (the SPA's pages and the API alike). Toasts inject
  * their own style tag, hence 'unsafe-inline' for styles only. Scripts may connect only to this
  * origin ('self', which CSP Level 3 browsers also apply to ws:/wss: on the same host) and to this
- * app's WebSocket URL named by PUBLIC_URL — never to a WebSocket on another host (issue 8, item 18).
+ * app's WebSocket URL named by PUBLIC_URL — never to a WebSocket on another host.
  */
 export const contentSecurityPolicy = (publicUrl: string): string =>
   [
@@ -83,7 +83,7 @@ export function replyHeadersSymbol(reply: FastifyReply): symbol | undefined {
  * security headers and the request id. It runs first on a fresh reply, whose header bag is still
  * empty: the precomputed headers are copied into the bag in one step rather than set through
  * `reply.header` twelve times (each lower-cases its name and stores through a lookup that
- * V8 cannot specialise, ≈ 3 % of a hot read's CPU: issue 13). If this Fastify keeps its headers
+ * V8 cannot specialise, ≈ 3 % of a hot read's CPU). If this Fastify keeps its headers
  * elsewhere, or something set a header before, it falls back to `reply.headers`; the
  * security-headers tests check the answer either way. Returns the headers (the fast lane sends them too).
  */

@@ -34,7 +34,7 @@ export class TokenService {
   async verify(token: string): Promise<TokenClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
-        // HS256 only, and a token without an expiry is refused (issue 8, item 5).
+        // HS256 only, and a token without an expiry is refused.
         algorithms: ['HS256'],
         requiredClaims: ['exp'],
         currentDate: new Date(this.clock()),

@@ -66,7 +66,7 @@ export function backoffMs(attempts: number): number {
 }
 
 /**
- * The durable job queue (issue 8): jobs live in the app's own database, so they are enqueued in the
+ * The durable job queue: jobs live in the app's own database, so they are enqueued in the
  * same transaction as the change that causes them, survive restarts, and need no extra server.
  *
  * Exactly once across processes: a job is claimed by one atomic UPDATE that sets `locked_until`

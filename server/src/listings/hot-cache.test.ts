@@ -10,7 +10,7 @@ import {
 import { HotCache, PAGE_TTL_MS, cacheKey } from './hot-cache.js';
 import { postListing, validFields } from './testing.js';
 
-describe('HotCache bounds (issue 8, item 11)', () => {
+describe('HotCache bounds', () => {
   it('keys by the parsed page parameters in a fixed order', () => {
     expect(cacheKey('/listings/recent', { limit: 100, cursor: undefined })).toBe(
       '/listings/recent?limit=100',

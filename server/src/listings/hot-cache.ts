@@ -8,7 +8,7 @@ import { encodeCursor, type PageParams } from './query.js';
  * PAGE_TTL_MS. Tokens are cached by the shared authentication (accounts/token-cache.ts).
  *
  * Keys are built from the parsed, validated parameters in a fixed order (`cacheKey`), never from
- * the raw URL: junk query parameters cannot mint new entries (issue 8, item 11). The cache is
+ * the raw URL: junk query parameters cannot mint new entries. The cache is
  * bounded by entries and by bytes; the oldest entries go first.
  */
 export const PAGE_TTL_MS = 1_000;

@@ -87,7 +87,7 @@ export function listingsRoutes(
     };
 
     /**
-     * The hottest reads answered without a promise (issue 13: reads ≥ 0.8 × a bare server): the
+     * The hottest reads answered without a promise (reads ≥ 0.8 × a bare server): the
      * cached rendering, the caller's blocks and saved listings all in memory, nothing to wait for.
      * Undefined when any of them is not in memory: the caller then takes the path with reads.
      */

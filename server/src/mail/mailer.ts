@@ -76,7 +76,7 @@ function outboxMailer(dir: string, from: string, logger: FastifyBaseLogger): Mai
       const id = `${sentAt.getTime()}-${Math.random().toString(36).slice(2, 8)}`;
       const entry: OutboxEntry = { id, from, sentAt: sentAt.toISOString(), ...m };
       await writeFile(path.join(dir, `${id}.json`), JSON.stringify(entry, null, 2));
-      // Never the subject or body: they carry the code, and no code goes to a log (issue 8, item 2).
+      // Never the subject or body: they carry the code, and no code goes to a log.
       logger.info({ mailTo: m.to }, 'mail saved to the development outbox (see /dev/outbox)');
     },
     async close() {},

@@ -13,7 +13,7 @@ const devDoc = {
 
 /**
  * The outbox holds every code the app sent, so it answers only a request made from this machine
- * straight to the app (issue 8, item 1): the socket's peer is loopback and no proxy header says it
+ * straight to the app: the socket's peer is loopback and no proxy header says it
  * came from elsewhere. TRUST_PROXY plays no part: request.ip is not used.
  */
 export function isDirectLoopback(request: FastifyRequest): boolean {

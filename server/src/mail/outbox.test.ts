@@ -7,7 +7,7 @@ import { codeFrom, createTestApp, type TestApp } from '../../test/helper.js';
 /** The embedded default: no SMTP_URL, so mail goes to the development outbox. */
 const outboxEnv = { SMTP_URL: '', NODE_ENV: 'development', LOG_LEVEL: 'trace' };
 
-describe('item 1: the development outbox answers only a direct request from this machine', () => {
+describe('the development outbox answers only a direct request from this machine', () => {
   let t: TestApp;
   let proxied: TestApp;
   const lines: string[] = [];
@@ -50,7 +50,7 @@ describe('item 1: the development outbox answers only a direct request from this
     expect(await get(proxied, '127.0.0.1')).toEqual([200, 200]);
   });
 
-  it('item 2: a code is never written to the log, at any level', async () => {
+  it('a code is never written to the log, at any level', async () => {
     const email = `outbox-${Date.now().toString(36)}@msu.edu`;
     const signUp = await t.app.inject({
       method: 'POST',
@@ -69,7 +69,7 @@ describe('item 1: the development outbox answers only a direct request from this
   });
 });
 
-describe('item 2: production needs a mail server', () => {
+describe('production needs a mail server', () => {
   const base = { JWT_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/cm-config-test' };
   it('refuses NODE_ENV=production without SMTP_URL, naming SMTP_URL', () => {
     expect(() => loadConfig({ ...base, NODE_ENV: 'production' })).toThrow(/SMTP_URL/);

@@ -5,7 +5,7 @@ import type { ImageVariants } from '@campus/contract';
 import sharp from 'sharp';
 
 /**
- * Responsive variants of a stored photo (issue 13): the same picture 320, 640 and 1280 px wide, in
+ * Responsive variants of a stored photo: the same picture 320, 640 and 1280 px wide, in
  * AVIF and WebP, beside the JPEG (`<uuid>.jpg` → `<uuid>-w640.avif`, …). Browsers pick one through
  * `<picture>`/`srcset`; the JPEG stays the fallback and keeps its URL (`imageUrl`).
  *

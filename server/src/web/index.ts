@@ -1,7 +1,7 @@
 /**
  * The web app: the built files (web/dist) and the pages. A page request (GET, accepting HTML) is
  * answered with the page's first screen rendered on the server when the build has a renderer
- * (issue 13: the first screen paints from the HTML), with the plain app shell otherwise — logged
+ * (the first screen paints from the HTML), with the plain app shell otherwise — logged
  * out on a protected screen, a render that fails or takes too long. A page path answers its page
  * to any GET, whatever it accepts (a reload, a bookmark, `curl`, a link preview); other paths
  * answer the page only to a client asking for HTML, and a JSON 404 otherwise.

@@ -1,5 +1,5 @@
 /**
- * Server-rendered pages (issue 13): the page route hands the renderer the student of the `cm_token`
+ * Server-rendered pages: the page route hands the renderer the student of the `cm_token`
  * cookie and an in-process, read-only fetch that calls the API as that student; its markup and
  * state are put into the shell. The cookie is never a credential for the API itself. The renderer
  * here is a stand-in module with the real interface (web/src/ssr/entry-server.tsx builds the real

@@ -2,7 +2,7 @@ import { LIMITS, type Category, type Condition, type Listing, type Sort } from '
 import { api, apiRequestWithResponse, toFormData, type RequestOptions } from './client';
 
 /**
- * Listing calls (spec §7, issue 3). Every list endpoint pages with `limit`/`cursor` and gives the
+ * Listing calls (spec §7). Every list endpoint pages with `limit`/`cursor` and gives the
  * next page in a `Link: <url>; rel="next"` header; the body stays a JSON array.
  */
 

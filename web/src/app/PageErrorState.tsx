@@ -7,7 +7,7 @@ import { useRouteFailure } from './routing';
 
 /**
  * A screen that failed inside the app frame (its code chunk could not load, e.g. offline, or it
- * threw): the top bar stays and the page area says what happened, with a retry (issue 14 item 7).
+ * threw): the top bar stays and the page area says what happened, with a retry.
  * A failed chunk is remembered by the router and the browser, so retrying reloads the page, and
  * only once the browser is back online (an offline reload would lose the whole app).
  */

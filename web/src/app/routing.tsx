@@ -3,7 +3,7 @@
  * rendered by React Router's declarative mode (`<BrowserRouter>` + `useRoutes`) instead of its data
  * router. The data router (loaders, actions, fetchers, revalidation: none of which the app uses)
  * weighs ≈ 29 KB brotli against ≈ 14 KB for the declarative mode; the difference is what brings a
- * first visit under the 110 KB budget of issue 13 (docs/performance.md). The three data-router
+ * first visit under its JavaScript budget (docs/performance.md). The three data-router
  * features the app relied on are provided here:
  *   - `lazy` routes: `React.lazy` per route, created once, inside a `Suspense` with the page spinner;
  *   - `errorElement`: an error boundary around the route's element (or `<Outlet/>` for a pathless

@@ -1,5 +1,5 @@
 /**
- * Why this device's session ended without the student logging out (issue 14 item 12): a request
+ * Why this device's session ended without the student logging out: a request
  * refused (401) while the stored token had not expired means the server revoked it, which happens
  * when the password was changed or reset on another device. /login then says so. Kept in
  * sessionStorage: the tab may be reloaded (or reopened on a link) between the refusal and /login.

@@ -2,7 +2,7 @@
  * Server renderer (built by `vite build --ssr`, loaded by server/src/web/). Renders a page's first
  * screen to HTML with the app's own components, so a phone paints the listing, the rail or the
  * conversation from the HTML instead of after the JavaScript, the API call and React's render
- * (issue 13: LCP under 2 s on Slow 4G). The browser then hydrates the same tree (main.tsx).
+ * (LCP under 2 s on Slow 4G). The browser then hydrates the same tree (main.tsx).
  *
  * Data: a first render records the queries the screen asks for (TanStack Query builds them in the
  * request's cache); they run here, in-process, as the student (the API is called through the

@@ -12,7 +12,7 @@ export interface ErrorStateProps {
 }
 
 /**
- * A load failure: only the error and "Try again" (issue 14 item 2). Never dressed as an empty
+ * A load failure: only the error and "Try again". Never dressed as an empty
  * state, so a student does not read "you have no listings" when the list simply did not load.
  */
 export function ErrorState({ title, description, onRetry, className }: ErrorStateProps) {

@@ -13,7 +13,7 @@ export interface InlineConfirmProps {
 }
 
 /**
- * A confirmation shown in place of the control that asked for it (issue 14 item 3): it takes focus
+ * A confirmation shown in place of the control that asked for it: it takes focus
  * on Cancel (the safe choice comes first), Escape cancels, and nothing happens on a timer, so a
  * keyboard or screen-reader user has all the time they need (WCAG 2.2.1, 2.4.3). The caller puts
  * focus back where it belongs once it closes.

@@ -7,7 +7,7 @@ import { SearchIcon } from './icons';
  * Top-bar search (spec §2, §5): Enter submits only a non-empty trimmed query, navigating to
  * /all_listings?query=…; clearing the box removes the `query` parameter from the current URL.
  * It searches everything: the current page's filters (a category page's category, a price) are
- * not carried over, they apply only when chosen on the results page (issue 14 item 1).
+ * not carried over, they apply only when chosen on the results page.
  */
 export function SearchBox({ className }: { className?: string }) {
   const [params, setParams] = useSearchParams();

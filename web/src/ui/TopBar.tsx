@@ -77,7 +77,7 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
   useEffect(() => setMenuOpen(false), [pathname]);
   useEffect(() => {
     if (!menuOpen) return;
-    // Escape closes the menu and puts focus back on its button, not on <body> (issue 14 item 10).
+    // Escape closes the menu and puts focus back on its button, not on <body>.
     const onKey = (e: globalThis.KeyboardEvent) => {
       if (e.key !== 'Escape') return;
       setMenuOpen(false);

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 
 /**
- * "Back" that never leaves the app (issue 14 item 11): one step back in the app's history, or
+ * "Back" that never leaves the app: one step back in the app's history, or
  * `fallback` when this page is the first one of the tab (opened from a shared link). The router
  * numbers its history entries (`history.state.idx`, 0 for the first).
  */

@@ -16,7 +16,7 @@ export function useDocumentTitle(title: string | null | undefined): void {
   }, [title]);
 }
 
-/** Puts the unread chat count in front of the title ("(3) Dashboard · Campus Market"), issue 14 item 19. */
+/** Puts the unread chat count in front of the title ("(3) Dashboard · Campus Market"). */
 export function useUnreadTitle(count: number): void {
   useEffect(() => {
     unread = count;

@@ -1,5 +1,5 @@
 /**
- * Issue 8 #10 and #12 at the protocol layer: application errors that keep the session, the
+ * At the protocol layer: application errors that keep the session, the
  * per-user session cap, the per-IP cap on sockets before CONNECT, the CONNECT deadline, idle
  * clients without heart-beats, and delivery that yields to the event loop. Time is a
  * ManualTimers clock: no sleeping.
@@ -80,7 +80,7 @@ async function connected(url: string, user = 1, heartBeat = '0,0'): Promise<RawC
   return c;
 }
 
-describe('application errors of a SEND (issue 8 #12)', () => {
+describe('application errors of a SEND', () => {
   it('answer a MESSAGE on /user/queue/errors with {message, code, receiptId}, no RECEIPT, and keep the session', async () => {
     let refuse = true;
     const h = await start({}, {}, async () => {
@@ -125,7 +125,7 @@ describe('application errors of a SEND (issue 8 #12)', () => {
   });
 });
 
-describe('STOMP limits (issue 8 #10)', () => {
+describe('STOMP limits', () => {
   it('refuses the 21st session of one student with ERROR, and accepts another student', async () => {
     const h = await start({}, { maxSessionsPerUser: 20, maxPendingPerIp: 100 });
     for (let i = 0; i < 20; i++) await connected(h.url, 7);

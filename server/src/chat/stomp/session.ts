@@ -512,7 +512,7 @@ export class StompSession {
     this.parser.version = version;
     // Register first (the server may refuse: too many sessions), then check the credential again:
     // a revocation committed before this check is seen here, one committed after it finds the
-    // session registered and closes it (issue 8 #4).
+    // session registered and closes it.
     for (const listener of this.connectListeners) listener(this);
     if (this.hooks.revalidate) await this.hooks.revalidate(principal);
     // A revocation may have closed it meanwhile (isOpen: TypeScript's narrowing cannot see that).

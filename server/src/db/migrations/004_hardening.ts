@@ -3,7 +3,7 @@ import { epochMs, withIdColumn } from '../columns.js';
 import type { Db } from '../connection.js';
 
 /**
- * Issue 8 (hardening):
+ * Accounts and chat against abuse:
  * - `jobs`: the durable job queue (server/src/jobs/), stored in the app's own database so a job is
  *   enqueued in the same transaction as the change that causes it.
  * - `signup_codes`: each verification code carries the password and names of the sign-up that sent

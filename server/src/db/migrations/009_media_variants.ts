@@ -2,7 +2,7 @@ import { sql, type Migration } from 'kysely';
 import type { Db } from '../connection.js';
 
 /**
- * Responsive image variants (issue 13): no table (variant names derive from the photo's key, see
+ * Responsive image variants: no table (variant names derive from the photo's key, see
  * server/src/media/variants.ts). When listings with photos exist, this queues the one-off job that
  * makes the variants of every photo stored before variants existed (a fresh database has none, so
  * nothing is queued there). `run_at` 0: due at once, whatever the clock says. Type and key are

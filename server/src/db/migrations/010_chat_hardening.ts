@@ -4,7 +4,7 @@ import { epochMs } from '../columns.js';
 import type { Db } from '../connection.js';
 
 /**
- * Issue 8, items 13 and 14:
+ * Chat photos and deployments:
  * - `deployment`: one row, this deployment's id, created once with the database. Every process
  *   sharing the database reads the same id and prefixes its Redis channels and keys with it, so two
  *   deployments sharing one Redis never see each other's traffic (REDIS_PREFIX overrides it).

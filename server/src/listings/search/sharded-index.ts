@@ -7,7 +7,7 @@ import type { SearchHit } from './search-index.js';
 const byRelevance = (a: SearchHit, b: SearchHit): number => a.score - b.score || b.id - a.id;
 
 /**
- * One search index split across threads (issue 13: search + filters p95 ≤ 10 ms at 100k listings).
+ * One search index split across threads (search + filters p95 ≤ 10 ms at 100k listings).
  * Each shard indexes the listings whose id leaves its remainder (store.inShard) and runs in its own
  * worker thread, so one search scores the corpus on every core at once: at 100,000 listings a
  * search's scoring on two threads took 0.52–0.55 of the time on one (docs/performance.md, session 11).

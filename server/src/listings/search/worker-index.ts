@@ -44,7 +44,7 @@ function startWorker(data: SearchWorkerData): Worker {
 const CLOSE_GRACE_MS = 5_000;
 
 /**
- * The search index in a worker thread (issue 13, docs/decisions.md "Performance, session 10").
+ * The search index in a worker thread (docs/decisions.md, "Performance").
  *
  * Building a 100,000-listing index on the app's main thread left that thread measurably slower on
  * every later request, though no request reads the index (docs/performance.md, session 10: the same

@@ -7,7 +7,7 @@ const iso = (y: number, m: number, d: number, h: number, min: number) =>
   new Date(y, m, d, h, min).toISOString();
 const at = (locale: string) => ({ now: now.getTime(), locale });
 
-describe('chat timestamps in the student locale (issue 14 item 18)', () => {
+describe('chat timestamps in the student locale', () => {
   it('reads "Today", "Yesterday", then the date, with the year only when it is not this year', () => {
     expect(formatMessageTime(iso(2026, 2, 14, 7, 8), at('en-US'))).toBe('Today 7:08 AM');
     expect(formatMessageTime(iso(2026, 2, 13, 21, 15), at('en-US'))).toBe('Yesterday 9:15 PM');

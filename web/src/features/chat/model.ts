@@ -22,7 +22,7 @@ function capitalize(text: string): string {
 }
 
 /**
- * Message timestamp in the student's locale (issue 14 item 18, replacing the spec's '03-14 09:05'):
+ * Message timestamp in the student's locale (replacing the spec's '03-14 09:05'):
  * "Today 7:08 AM", "Yesterday 9:15 PM", then the date ("Mar 14, 7:08 AM"; with the year when it
  * is not this year). The basis (ui/timeBasis.ts) gives now, the locale and the zone.
  */

@@ -66,7 +66,7 @@ export function useChatContext(
     roomIdFor(nav.buyerId, nav.sellerId) === roomId;
   const buyerId = stateFits ? nav.buyerId! : (room?.buyerId ?? null);
   const sellerId = stateFits ? nav.sellerId! : (room?.sellerId ?? null);
-  // A room whose listing was deleted has listingId null (issue 8 #17): its last message still
+  // A room whose listing was deleted has listingId null: its last message still
   // names the listing the pair talked about, which the conversation keeps using.
   const listingId =
     (stateFits ? nav.listingId : undefined) ?? room?.listingId ?? room?.lastMessage?.listingId ?? null;

@@ -17,7 +17,7 @@ import { useHandoffCode } from './useHandoffCode';
 
 type Open = 'offer' | 'meetup' | 'code' | 'entry' | null;
 
-/** "This listing was deleted" (issue 8 #17): the history stays, and so does the conversation. */
+/** "This listing was deleted": the history stays, and so does the conversation. */
 export function DeletedListingBanner() {
   return (
     <p

@@ -116,7 +116,7 @@ export function rangeLabel(range: PriceRange): string {
 }
 
 /**
- * The category page's price choice (issue 14 item 9): several bands (`?bands=0-15&bands=100%2B`,
+ * The category page's price choice: several bands (`?bands=0-15&bands=100%2B`,
  * with priceMin/priceMax spanning them for the server), or a plain priceMin/priceMax range from a
  * shared link that matches no set of bands, honoured as it is.
  */

@@ -4,7 +4,7 @@ import { choiceRange, inBands, readPriceChoice, writePriceChoice } from './param
 
 const at = (price: number) => ({ price }) as Listing;
 
-describe('category page price choice (issue 14 item 9)', () => {
+describe('category page price choice', () => {
   it('honours a priceMin/priceMax URL that is a set of bands', () => {
     const choice = readPriceChoice(new URLSearchParams('priceMin=15&priceMax=100'));
     expect(choice).toEqual({ bands: ['15-50', '50-100'], custom: null });

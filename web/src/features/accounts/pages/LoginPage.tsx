@@ -77,7 +77,7 @@ export default function LoginPage() {
     }
   }
 
-  // Issue 14 item 19: a logged-in student has nothing to do here (after a login, `navigate` wins).
+  // a logged-in student has nothing to do here (after a login, `navigate` wins).
   if (loggedIn && !submitting) return <Navigate to={fromPathOf(location.state) ?? '/dashboard'} replace />;
 
   return (

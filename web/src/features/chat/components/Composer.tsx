@@ -73,7 +73,7 @@ export function Composer({ onSend, disabledReason, notice }: ComposerProps) {
     el.style.height = `${Math.min(el.scrollHeight, TEXTAREA_MAX_PX)}px`;
   }, [text]);
 
-  // Issue 14 item 10: the panel opens above the input, so focus goes into it (the photo picker).
+  // the panel opens above the input, so focus goes into it (the photo picker).
   useEffect(() => {
     if (attachOpen) fileInput.current?.focus();
   }, [attachOpen]);

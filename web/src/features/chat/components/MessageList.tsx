@@ -69,7 +69,7 @@ function Bubble({
 }
 
 /**
- * Issue 14 item 18: one thread per pair of students, so each change of listing is marked where it
+ * one thread per pair of students, so each change of listing is marked where it
  * happens, with the listing's name and thumbnail.
  */
 function ListingDivider({ listing }: { listing: ChatListingRef | null | undefined }) {
@@ -225,7 +225,7 @@ export function MessageList({
           </button>
         </div>
       )}
-      {/* role=log on a wrapper keeps the list's ol/li semantics (issue 14 item 6). */}
+      {/* role=log on a wrapper keeps the list's ol/li semantics. */}
       <div role="log" aria-live="polite" aria-relevant="additions" aria-label={`Messages with ${peerName}`}>
         <ol className="flex flex-col gap-3">
           {messages.map((m, i) => {

@@ -29,7 +29,7 @@ import { renderDealMessage } from '../../deals/dealMessage';
 import { useDealState } from '../../deals/useDealState';
 
 /**
- * The listings a thread talks about (issue 14 item 18), for its dividers: id → name and thumbnail,
+ * The listings a thread talks about, for its dividers: id → name and thumbnail,
  * null when the listing is gone, missing while loading.
  */
 function useThreadListings(ids: readonly number[], known: ChatListingRef | null) {
@@ -57,7 +57,7 @@ function useThreadListings(ids: readonly number[], known: ChatListingRef | null)
   return map;
 }
 
-/** While the chat is open, toasts open below its header (index.css), not over it (issue 14 item 15). */
+/** While the chat is open, toasts open below its header (index.css), not over it. */
 function useChatScreenMarker() {
   useEffect(() => {
     document.body.dataset.screen = 'chat';
@@ -84,7 +84,7 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
   const peerName = fullName(ctx.peer);
   useDocumentTitle(peerName ? `Chat with ${peerName}` : 'Chat');
 
-  // The listing the next message is about: the context's, else the thread's latest (issue 8 #17: a
+  // The listing the next message is about: the context's, else the thread's latest (a
   // room whose listing was deleted keeps talking about it).
   const sendListingId =
     ctx.listingId ?? (messages ?? []).findLast((m) => m.listingId !== null)?.listingId ?? null;

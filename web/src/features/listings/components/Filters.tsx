@@ -249,7 +249,7 @@ export function FilterPanel({
           )}
         </div>
         <div className="space-y-5">{children}</div>
-        {/* Issue 14 item 16: on phones results update below a tall panel; say how many and go there. */}
+        {/* on phones results update below a tall panel; say how many and go there. */}
         <div className="sticky bottom-0 -mx-4 -mb-4 mt-4 rounded-b-2xl border-t border-slate-200 bg-white p-3 lg:hidden">
           <Button fullWidth onClick={showResults}>
             {resultCount === undefined

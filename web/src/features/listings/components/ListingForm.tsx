@@ -32,7 +32,7 @@ type Errors = Partial<Record<FieldName, string>>;
 
 /** Spec §8: server message, else string body, else error message, else the generic upload error. */
 export function uploadErrorText(error: unknown): string {
-  // Issue 14 item 8: unreachable server (offline, timeout) is not a form problem: say what happened.
+  // unreachable server (offline, timeout) is not a form problem: say what happened.
   if (error instanceof ApiError && error.isNetworkError) return MESSAGES.listingOffline;
   if (error instanceof ApiError) {
     if (error.serverMessage) return error.serverMessage;
@@ -45,7 +45,7 @@ export function uploadErrorText(error: unknown): string {
   return MESSAGES.listingUploadError;
 }
 
-/** Pasted or dropped text (not typing) that went past the limit was cut: say so (issue 14 item 13). */
+/** Pasted or dropped text (not typing) that went past the limit was cut: say so. */
 function limitText(e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>, max: number) {
   const value = e.target.value;
   if (value.length <= max) return { value, cut: false };

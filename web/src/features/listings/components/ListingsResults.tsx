@@ -12,7 +12,7 @@ export interface ListingsResultsProps {
   label: string;
   /**
    * Shown only for a real empty result (`failed` is always false: a failed first load shows the
-   * error and "Try again" instead, issue 14 item 2; the argument stays for existing callers).
+   * error and "Try again" instead; the argument stays for existing callers).
    */
   empty: (failed: boolean) => ReactNode;
   /** Title of the load-failure state. */

@@ -49,7 +49,7 @@ export function useListingActions() {
   );
 
   /**
-   * Deletes a listing the student already confirmed (with InlineConfirm, issue 14 item 3).
+   * Deletes a listing the student already confirmed (with InlineConfirm).
    * Resolves true when the listing was deleted.
    */
   const removeConfirmed = useCallback(

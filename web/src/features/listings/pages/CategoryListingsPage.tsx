@@ -38,7 +38,7 @@ import {
  * `categoryPassed` (upper-cased); preloaded listings may arrive in state `singleCatListings`;
  * search text from `?query=`. Price-range checkboxes (several may be chosen; results are the
  * listings in any chosen band, not the span between them; a priceMin/priceMax from the URL is
- * honoured, issue 14 item 9) as a sidebar on large screens and a toggle on small and medium ones.
+ * honoured) as a sidebar on large screens and a toggle on small and medium ones.
  */
 export default function CategoryListingsPage() {
   const back = useBack();

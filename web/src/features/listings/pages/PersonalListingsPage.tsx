@@ -19,7 +19,7 @@ import { useListingsFeed } from '../hooks/useListingsFeed';
  * /personalListings (spec §2): 'Your Listings' from GET /listings/self (sold ones included). Each
  * card: Mark as Sold / Mark as Unsold (flips at once, then the server; reverted on failure) and
  * Delete (an inline confirmation that takes focus; focus comes back to the card on Cancel or
- * Escape, and to the list after a delete: issue 14 item 3).
+ * Escape, and to the list after a delete).
  */
 export default function PersonalListingsPage() {
   useDocumentTitle('Your Listings');

@@ -192,7 +192,7 @@ function VisitorPanel({ listing, myId }: { listing: Listing; myId: number }) {
     }
   }
 
-  // Issue 14 item 19: a sold listing is no longer open to new buyers.
+  // a sold listing is no longer open to new buyers.
   if (listing.isSold) {
     return (
       <div role="status" className="rounded-2xl border border-slate-300 bg-slate-100 p-4">
