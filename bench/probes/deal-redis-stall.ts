@@ -8,15 +8,16 @@
  */
 import { createStudent, createTestApp } from '../../server/test/helper.js';
 import { createListing } from '../../server/src/chat/testing.js';
-import { call, freezableProxy, offer } from '../../server/src/deals/testing.js';
+import { call, offer } from '../../server/src/deals/testing.js';
+import { TcpProxy } from '../../server/test/tcp-proxy.js';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const rounds = Number(process.env.PROBE_ROUNDS ?? 5);
 const boundMs = Number(process.env.PROBE_BOUND_MS ?? 20_000);
 const dialect = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
-const proxy = await freezableProxy(redisUrl);
-const t = await createTestApp({ dialect, jobWorker: false, env: { REDIS_URL: proxy.url } });
+const proxy = await TcpProxy.forUrl(redisUrl).start();
+const t = await createTestApp({ dialect, jobWorker: false, env: { REDIS_URL: proxy.urlFor(redisUrl) } });
 const seller = await createStudent(t, { firstName: 'Maya' });
 const buyer = await createStudent(t, { firstName: 'Ben' });
 const offers: number[] = [];

@@ -9,9 +9,9 @@
  *   pre-handler) and a route sending the same bytes;
  * - `…-heap`: the same server holding 100,000 listing-like objects (≈ the search index's heap).
  *
- * The question of session 9: does the framework, or the process's size, keep `/listing/{id}` under
+ * The question: does the framework, or the process's size, keep `/listing/{id}` under
  * 0.8 × bare? On that session's 2-core machine separately started processes differed by more than
- * this measures (docs/performance-journal.md, session 9): repeat with FLOOR_MODES in another order (ratios are to the
+ * this measures (docs/performance-journal.md, "Listings"): repeat with FLOOR_MODES in another order (ratios are to the
  * first) before believing a figure. FLOOR_MODES picks servers (default: all four).
  */
 import { readFileSync } from 'node:fs';

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
-import { oneUploadAtATime } from '../http/uploads.js';
+import { withUploadSlot } from '../http/uploads.js';
 import { keyFromUrl, removeStoredImage, storeJpeg, urlForKey } from '../media/index.js';
 
 /** Removes a chat photo no message uses, 24 h after its upload (enqueued with the upload). */
@@ -31,7 +31,7 @@ export class ChatPhotos {
     if (!request.isMultipart()) throw badRequest(MESSAGES.noFileUploaded);
     const userId = principalOf(request).userId;
     await this.ctx.limits.consume('upload:account', String(userId));
-    return oneUploadAtATime(this.ctx, userId, () => this.receive(request, userId));
+    return withUploadSlot(this.ctx, userId, () => this.receive(request, userId));
   };
 
   private async receive(request: FastifyRequest, userId: number): Promise<string> {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStudent, createTestApp, dialects, redisUrl, type TestApp } from '../../test/helper.js';
 import { createListing } from '../chat/testing.js';
-import { call, freezableProxy, listingOf, offer } from './testing.js';
+import { TcpProxy } from '../../test/tcp-proxy.js';
+import { call, listingOf, offer } from './testing.js';
 
 /** How long a committed change may take to answer while Redis hangs (a healthy one takes ms). */
 const BOUND_MS = 3_000;
@@ -21,10 +22,10 @@ async function within<T>(p: Promise<T>): Promise<T | 'hung'> {
 
 describe.skipIf(!redisUrl).each(dialects)('deal changes while Redis hangs (%s)', (dialect) => {
   let t: TestApp;
-  let proxy: Awaited<ReturnType<typeof freezableProxy>>;
+  let proxy: TcpProxy;
   beforeAll(async () => {
-    proxy = await freezableProxy(redisUrl!);
-    t = await createTestApp({ dialect, jobWorker: false, env: { REDIS_URL: proxy.url } });
+    proxy = await TcpProxy.forUrl(redisUrl!).start();
+    t = await createTestApp({ dialect, jobWorker: false, env: { REDIS_URL: proxy.urlFor(redisUrl!) } });
   });
   afterAll(async () => {
     await proxy.close();

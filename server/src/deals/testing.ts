@@ -1,5 +1,4 @@
 /** Test helpers for the deals module. */
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { ChatMessage, Offer } from '@campus/contract';
 import { asStudent, createStudent, type Student, type TestApp } from '../../test/helper.js';
 import { createListing } from '../chat/testing.js';
@@ -51,48 +50,4 @@ export async function listingOf(t: TestApp, who: Student, id: number) {
   const res = await call(t, who, 'GET', `/listing/${id}`);
   if (res.statusCode !== 200) throw new Error(`listing failed: ${res.statusCode} ${res.body}`);
   return res.json() as { status: string; isSold: boolean; reservedFor?: { id: number; firstName: string } };
-}
-
-/**
- * A real TCP proxy in front of Redis that the test can freeze: while frozen, bytes in both
- * directions are held back (a Redis that hangs without closing the connection, the worst case for
- * a client that waits for replies).
- */
-export async function freezableProxy(target: string): Promise<{
-  url: string;
-  freeze(): void;
-  close(): Promise<void>;
-}> {
-  const { hostname, port } = new URL(target);
-  const sockets = new Set<Socket>();
-  let frozen = false;
-  const server = createServer((client) => {
-    const upstream = connect(Number(port || 6379), hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => {});
-      s.on('close', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.on('data', (d: Buffer) => {
-      if (!frozen) upstream.write(d);
-    });
-    upstream.on('data', (d: Buffer) => {
-      if (!frozen) client.write(d);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address() as AddressInfo;
-  return {
-    url: `redis://127.0.0.1:${address.port}`,
-    freeze: () => {
-      frozen = true;
-    },
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }

@@ -33,13 +33,13 @@ export async function uploadRoutes(
 const uploading = new WeakMap<AppContext, Map<number, number>>();
 
 /**
- * Runs one upload of this student, refusing another while `UPLOADS_PER_STUDENT` (default 1) are
- * still in progress (429): what one student can make a process receive, decode and hold at once is
- * one form's worth, however many requests they open. Per process: each process bounds its own
+ * Runs an upload of this student, refusing another while `UPLOADS_PER_STUDENT` (default 1)
+ * are still in progress (429): what one student can make a process receive, decode and hold at
+ * once is one form's worth, however many requests they open. Per process: each process bounds its own
  * memory. Call it after authentication and before reading the body, so a refused request reads
  * nothing.
  */
-export async function oneUploadAtATime<T>(
+export async function withUploadSlot<T>(
   ctx: AppContext,
   userId: number,
   upload: () => Promise<T>,

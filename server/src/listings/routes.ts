@@ -18,7 +18,7 @@ import { principalOf, requireAuth } from '../http/auth.js';
 import { badRequest, notFound } from '../http/errors.js';
 import type { FastAnswer } from '../http/fast-lane.js';
 import { doc } from '../http/openapi.js';
-import { oneUploadAtATime, uploadRoutes } from '../http/uploads.js';
+import { withUploadSlot, uploadRoutes } from '../http/uploads.js';
 import { discardIncoming } from '../media/index.js';
 import { editListing } from './edit.js';
 import { readCreateForm, readPhotoForm } from './form.js';
@@ -203,7 +203,7 @@ export function listingsRoutes(
     const create = async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = principalOf(request);
       await ctx.limits.consume('upload:account', String(principal.userId));
-      await oneUploadAtATime(ctx, principal.userId, async () => {
+      await withUploadSlot(ctx, principal.userId, async () => {
         const form = await readCreateForm(request, {
           dataDir: ctx.config.dataDir,
           check: (fields) => service.checkCreate(principal, fields),
@@ -396,7 +396,7 @@ export function listingsRoutes(
           const principal = principalOf(request);
           const id = listingId(request);
           await ctx.limits.consume('upload:account', String(principal.userId));
-          await oneUploadAtATime(ctx, principal.userId, async () => {
+          await withUploadSlot(ctx, principal.userId, async () => {
             // Not the seller's listing, or already full: refused before the photo is read.
             await photos.checkAdd(principal, id);
             const image = await readPhotoForm(request, ctx.config.dataDir);

@@ -13,7 +13,7 @@ import type { AppContext } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
 import { doc } from '../http/openapi.js';
-import { oneUploadAtATime, uploadRoutes } from '../http/uploads.js';
+import { withUploadSlot, uploadRoutes } from '../http/uploads.js';
 import { readPhotoForm } from '../listings/form.js';
 import { encodeCursor, nextLink, parsePage, type RawQuery } from '../listings/query.js';
 import { discardIncoming } from '../media/index.js';
@@ -107,7 +107,7 @@ export function trustRoutes(ctx: AppContext, service: TrustService) {
         async (request) => {
           const principal = principalOf(request);
           await ctx.limits.consume('upload:account', String(principal.userId));
-          return oneUploadAtATime(ctx, principal.userId, async () => {
+          return withUploadSlot(ctx, principal.userId, async () => {
             const image = await readPhotoForm(request, ctx.config.dataDir);
             try {
               return await service.setAvatar(principal, image);
