@@ -8,6 +8,7 @@ import { registerChat, type ChatOptions } from './chat/index.js';
 import type { Config } from './config.js';
 import { AppEvents, type AppContext } from './context.js';
 import { openDb, type Db } from './db/connection.js';
+import { DomainEvents } from './events.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerErrorHandler } from './http/errors.js';
 import { FastLane } from './http/fast-lane.js';
@@ -137,6 +138,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
       logger: app.log,
     }),
     events: new AppEvents(),
+    domainEvents: new DomainEvents(db.kysely, app.log),
     redis,
     logger: app.log,
     jobs: new JobQueue({ db, clock, logger: app.log, worker: options.jobWorker }),

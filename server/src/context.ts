@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
+import type { DomainEvents } from './events.js';
 import type { RateLimits } from './http/rate-limit.js';
 import type { TokenService } from './http/tokens.js';
 import type { JobQueue } from './jobs/index.js';
@@ -33,6 +34,8 @@ export interface AppContext {
   tokens: TokenService;
   limits: RateLimits;
   events: AppEvents;
+  /** The typed domain events modules announce and listen to (events.ts). */
+  domainEvents: DomainEvents;
   /** Shared command connection when REDIS_URL is set (rate limits, publishing). */
   redis: Redis | undefined;
   logger: FastifyBaseLogger;
