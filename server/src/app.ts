@@ -23,12 +23,10 @@ import { registerListings } from './listings/index.js';
 import { registerSelling } from './selling/index.js';
 import { registerTrust } from './trust/index.js';
 import { registerDeals } from './deals/index.js';
-import { registerSafety } from './safety/index.js';
+import { checkLogin, registerSafety } from './safety/index.js';
 import { registerNotifications } from './notifications/index.js';
-import { createMailer, type Mailer } from './mail/mailer.js';
-import { registerMailJobs } from './mail/jobs.js';
-import { registerMediaJobs } from './media/jobs.js';
-import { outboxRoutes } from './mail/outbox-routes.js';
+import { createMailer, outboxRoutes, registerMailJobs, type Mailer } from './mail/index.js';
+import { registerMediaJobs } from './media/index.js';
 import { registerWeb } from './web/index.js';
 
 export interface BuildOptions {
@@ -146,7 +144,8 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   };
   registerMailJobs(ctx);
   registerMediaJobs(ctx);
-  const accounts = new AccountsService(ctx);
+  // Safety decides who may log in (suspension, student status); accounts never imports it.
+  const accounts = new AccountsService(ctx, { checkLogin: (user) => checkLogin(ctx, user) });
   ctx.authenticate = (token) => accounts.authenticate(token);
   ctx.authenticateCached = (token) => accounts.cachedPrincipal(token);
   app.decorate('ctx', ctx);

@@ -1,6 +1,5 @@
 import { AUTH_ERROR_CODES, AUTH_MESSAGES, ERROR_CODES, MESSAGES } from '@campus/contract';
 import type { AppContext } from '../context.js';
-import { checkLogin } from '../safety/status.js';
 import { HttpError } from '../http/errors.js';
 import { burnPasswordCheck, verifyPassword } from './passwords.js';
 import type { AccountsService } from './service.js';
@@ -30,6 +29,8 @@ export class LoginGuard {
   constructor(
     private readonly ctx: AppContext,
     private readonly accounts: AccountsService,
+    /** Suspension and student status (safety), passed in so accounts never imports safety. */
+    private readonly checkLogin: (user: store.UserRow) => Promise<void>,
   ) {}
 
   async login(input: LoginInput): Promise<string> {
@@ -68,7 +69,7 @@ export class LoginGuard {
     }
     if (!user.verified) throw new HttpError(403, MESSAGES.loginUnverified, ERROR_CODES.unverified);
     // Suspension and student status (safety).
-    await checkLogin(this.ctx, user);
+    await this.checkLogin(user);
     // The owner got in from here: their own earlier typos from this network are forgiven.
     await limits.reset('login:account-ip', pairKey);
     return this.ctx.tokens.issue({ userId: user.id, email: user.email, tokenVersion: user.token_version });

@@ -11,8 +11,7 @@ import type { AppContext, Principal } from '../context.js';
 import type { CodePurpose, Database } from '../db/schema.js';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
 import { JOB_PRIORITY } from '../jobs/index.js';
-import { enqueueMail } from '../mail/jobs.js';
-import { loginCodeMail, resetMail, verificationMail } from '../mail/templates.js';
+import { enqueueCodeMail } from './code-mail.js';
 import { codeMatches, generateCode, hashCode } from './codes.js';
 import { LoginGuard, type LoginInput } from './login-guard.js';
 import { hashPassword, isCommonPassword, verifyPassword } from './passwords.js';
@@ -30,15 +29,27 @@ export interface SignUpInput {
   password: string;
 }
 
+/** What accounts needs from modules wired after it (app.ts passes them at construction). */
+export interface AccountsDeps {
+  /**
+   * Runs on a login whose password was right, before a token is issued, and throws to refuse it
+   * (safety: suspension and student status).
+   */
+  checkLogin(user: store.UserRow): Promise<void>;
+}
+
 /** Account rules: sign-up, verification codes, login, password change and reset (design §4). */
 export class AccountsService {
   private readonly tokenCache: TokenCache;
 
   private readonly loginGuard: LoginGuard;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    deps: AccountsDeps,
+  ) {
     this.tokenCache = new TokenCache(ctx.events, ctx.clock);
-    this.loginGuard = new LoginGuard(ctx, this);
+    this.loginGuard = new LoginGuard(ctx, this, deps.checkLogin);
     ctx.jobs.register<{ email: string }>(RESET_JOB, (p) => this.sendResetCode(p));
     ctx.jobs.register<{ email: string }>(RESEND_JOB, (p) => this.resendSignupCode(p));
   }
@@ -77,7 +88,12 @@ export class AccountsService {
         triesLeft: LIMITS.codeMaxTries,
         now,
       });
-      await this.enqueueCodeMail(trx, input.email, input.firstName, code, 'verify');
+      await enqueueCodeMail(this.ctx, trx, {
+        to: input.email,
+        firstName: input.firstName,
+        code,
+        kind: 'verify',
+      });
     });
     this.ctx.jobs.kick();
   }
@@ -225,7 +241,12 @@ export class AccountsService {
           ...fresh,
         });
       }
-      await this.enqueueCodeMail(trx, user.email, newest?.first_name ?? user.first_name, code, 'verify');
+      await enqueueCodeMail(this.ctx, trx, {
+        to: user.email,
+        firstName: newest?.first_name ?? user.first_name,
+        code,
+        kind: 'verify',
+      });
     });
   }
 
@@ -245,25 +266,7 @@ export class AccountsService {
       triesLeft: LIMITS.codeMaxTries,
       now,
     });
-    await this.enqueueCodeMail(trx, user.email, user.first_name, code, purpose);
-  }
-
-  private async enqueueCodeMail(
-    trx: Transaction<Database>,
-    to: string,
-    firstName: string,
-    code: number,
-    kind: 'verify' | 'reset' | 'login',
-  ): Promise<void> {
-    const template = kind === 'verify' ? verificationMail : kind === 'reset' ? resetMail : loginCodeMail;
-    const input = {
-      to,
-      firstName,
-      code,
-      campusName: this.ctx.config.campusName,
-      publicUrl: this.ctx.config.publicUrl,
-    };
-    await enqueueMail(this.ctx, trx, template(input));
+    await enqueueCodeMail(this.ctx, trx, { to: user.email, firstName: user.first_name, code, kind: purpose });
   }
 
   /**

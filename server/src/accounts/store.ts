@@ -51,6 +51,16 @@ export async function markVerified(db: Executor, id: number): Promise<void> {
   await db.updateTable('users').set({ verified: 1, verified_at: Date.now() }).where('id', '=', id).execute();
 }
 
+/** A verified account at once, without a sign-up code (the demo seed). */
+export async function insertVerifiedUser(
+  db: Executor,
+  user: { email: string; firstName: string; lastName: string; passwordHash: string; now: number },
+): Promise<number> {
+  const id = await insertUser(db, user);
+  await markVerified(db, id);
+  return id;
+}
+
 /** Sets a new password and bumps the token version, which revokes every earlier token. */
 export async function setPassword(db: Executor, id: number, passwordHash: string): Promise<number> {
   const row = await db

@@ -9,6 +9,9 @@ import type { SessionOptions } from './stomp/session.js';
 import { ChatPhotos } from './photos.js';
 import { thumbnailUrl } from './uploads.js';
 
+export type { SendGuard } from './service.js';
+export { StompAppError } from './stomp/session.js';
+
 export interface ChatModule {
   service: ChatService;
   stomp: StompServer;

@@ -6,7 +6,7 @@ import {
   STOMP_PATHS,
   isDbId,
 } from '@campus/contract';
-import { findTokenState } from '../accounts/store.js';
+import { findTokenState } from '../accounts/index.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
 import type { ChatEvent } from './broker.js';

@@ -24,7 +24,7 @@ import {
 import { ensureVariant, parseVariant, variantTemplate } from './variants.js';
 
 export { keyFromUrl, urlForKey, UPLOADS_PREFIX } from './storage.js';
-export { MEDIA_REMOVE_JOB, type RemovePayload } from './jobs.js';
+export { MEDIA_REMOVE_JOB, queueVariantBackfill, registerMediaJobs, type RemovePayload } from './jobs.js';
 export { VARIANT_WIDTHS, variantKeys } from './variants.js';
 export { discardIncoming, receiveFile, type IncomingFile } from './incoming.js';
 

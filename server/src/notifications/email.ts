@@ -1,6 +1,6 @@
 import type { NotificationKind } from '@campus/contract';
 import mjml2html from 'mjml';
-import type { MailMessage } from '../mail/mailer.js';
+import type { MailMessage } from '../mail/index.js';
 
 export interface NotificationMailInput {
   to: string;

@@ -9,7 +9,7 @@ import {
 } from '@campus/contract';
 import type { AppContext } from '../context.js';
 import type { ChatModule } from '../chat/index.js';
-import { StompAppError } from '../chat/stomp/session.js';
+import { StompAppError } from '../chat/index.js';
 
 /** A process's claim that a user has a session on it lasts this long unless refreshed. */
 const CLAIM_TTL_MS = 90_000;

@@ -17,7 +17,7 @@ import {
 import type { AppContext } from '../context.js';
 import { badRequest, parseOr400 } from '../http/errors.js';
 import type { JobExecutor } from '../jobs/index.js';
-import { enqueueMail } from '../mail/jobs.js';
+import { enqueueMail } from '../mail/index.js';
 import { notificationMail } from './email.js';
 import { scheduleOfferMail } from './offer-mail.js';
 import type { Presence } from './presence.js';

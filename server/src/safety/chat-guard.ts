@@ -1,4 +1,4 @@
-import type { SendGuard } from '../chat/service.js';
+import type { SendGuard } from '../chat/index.js';
 import type { AppContext } from '../context.js';
 import { blockedError } from './blocks.js';
 import { takeDaily } from './caps.js';

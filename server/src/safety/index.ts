@@ -16,10 +16,11 @@ export { assertNotBlocked, isBlockedPair } from './blocks.js';
 export { assertAllowed, findProhibited } from './terms.js';
 export { takeDaily } from './caps.js';
 export { scamFlags } from './scam.js';
+export { checkLogin } from './status.js';
 
 /**
  * Safety (features.md §C): reports, blocks, moderation, rules at the door, the anti-scam guard,
- * student status (accounts/login-guard.ts calls status.ts) and own data. Hooks into listings
+ * student status (`checkLogin`, which app.ts hands to accounts' login) and own data. Hooks into listings
  * (hidden sellers, prohibited terms, daily cap) and chat (SEND guard) without those modules
  * importing it; a moderator's removal ends the listing's deals through deals' `removal`.
  */

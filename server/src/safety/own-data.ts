@@ -7,7 +7,7 @@ import {
 } from '@campus/contract';
 import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
-import { verifyPassword } from '../accounts/passwords.js';
+import { verifyPassword } from '../accounts/index.js';
 import type { AppContext, Principal } from '../context.js';
 import { HttpError, notFound, parseOr400 } from '../http/errors.js';
 import type { ListingsModule } from '../listings/index.js';

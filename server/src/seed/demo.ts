@@ -5,12 +5,10 @@
  */
 import path from 'node:path';
 import { loadConfig } from '../config.js';
-import { hashPassword } from '../accounts/passwords.js';
-import * as accounts from '../accounts/store.js';
+import { findUserByEmail, hashPassword, insertVerifiedUser } from '../accounts/index.js';
 import { openDb } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { storeJpeg } from '../media/index.js';
-import { queueVariantBackfill } from '../media/jobs.js';
+import { queueVariantBackfill, storeJpeg } from '../media/index.js';
 import * as listings from '../listings/store.js';
 import { DEMO_LISTINGS, DEMO_PASSWORD, DEMO_STUDENTS } from './data.js';
 import { demoPhoto } from './photos.js';
@@ -21,7 +19,7 @@ try {
   await migrateToLatest(db);
   const domain = config.allowedEmailDomains[0] ?? 'msu.edu';
   const emails = DEMO_STUDENTS.map((s) => `${s.local}@${domain}`);
-  const existing = await accounts.findUserByEmail(db.kysely, emails[0] as string);
+  const existing = await findUserByEmail(db.kysely, emails[0] as string);
   if (existing) {
     console.log(`Demo data is already there (${emails[0]} exists). Nothing to do.`);
   } else {
@@ -29,14 +27,13 @@ try {
     const start = Date.now() - DEMO_LISTINGS.length * 45 * 60_000;
     const ids: number[] = [];
     for (const [i, s] of DEMO_STUDENTS.entries()) {
-      const id = await accounts.insertUser(db.kysely, {
+      const id = await insertVerifiedUser(db.kysely, {
         email: emails[i] as string,
         firstName: s.firstName,
         lastName: s.lastName,
         passwordHash,
         now: start,
       });
-      await accounts.markVerified(db.kysely, id);
       ids.push(id);
     }
     for (const [i, l] of DEMO_LISTINGS.entries()) {

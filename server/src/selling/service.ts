@@ -10,7 +10,7 @@ import {
   type WantedPost,
 } from '@campus/contract';
 import type { Transaction } from 'kysely';
-import { assertAllowed } from '../safety/terms.js';
+import { assertAllowed } from '../safety/index.js';
 import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { HttpError, badRequest, notFound, parseOr400 } from '../http/errors.js';
