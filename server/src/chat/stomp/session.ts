@@ -1,236 +1,54 @@
 import { randomBytes } from 'node:crypto';
 import type { WebSocket, RawData } from 'ws';
 import {
-  DEFAULT_LIMITS,
   FrameParser,
   StompFrameError,
   header,
   headerRecord,
-  serializeFrame,
   type Frame,
-  type FrameLimits,
   type StompVersion,
 } from './frame.js';
-import { TransactionBuffer, type TransactionLimits, type TransactionRefusal } from './transactions.js';
+import { CLOSE, StompAppError, StompError, transactionError, type StompAppErrorBody } from './errors.js';
+import { negotiateHeartBeat, parseHeartBeat, pickVersion, supportedVersions } from './handshake.js';
+import { HeartBeats } from './heart-beats.js';
+import { assertBodyAllowed, checkAckHeaders, requiredHeader } from './inbound.js';
+import {
+  DEFAULT_SESSION_OPTIONS,
+  type SessionOptions,
+  type StompHooks,
+  type StompPrincipal,
+} from './options.js';
+import {
+  connectedFrame,
+  errorFrame,
+  messageFrame,
+  receiptFrame,
+  sanitizeHeaderValue,
+  unsupportedVersionFrame,
+} from './outbound.js';
+import { Subscriptions, parseAckMode } from './subscriptions.js';
+import { TransactionBuffer } from './transactions.js';
 
-/** Who a session belongs to, as the authenticate hook established it. */
-export interface StompPrincipal {
-  userId: number;
-  tokenVersion: number;
-  /** When the credential expires (epoch ms): the session is closed then. */
-  expiresAt?: number;
-}
-
-/**
- * An error the client should see: `message` goes into the ERROR frame's message header, `detail`
- * into its body. Anything else thrown by a hook becomes a generic message (details only logged).
- */
-export class StompError extends Error {
-  override readonly name = 'StompError';
-  constructor(
-    message: string,
-    readonly detail?: string,
-    /** WebSocket close code used after the ERROR frame. */
-    readonly closeCode: number = CLOSE.policy,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * A SEND refused for an application reason (not a member, blank, too long, rate limit…): the
- * session answers a MESSAGE on the errors destination with `{message, code, receiptId}`, sends no
- * RECEIPT, and stays open. Protocol errors stay StompErrors (ERROR, then close).
- */
-export class StompAppError extends Error {
-  override readonly name = 'StompAppError';
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The body of a MESSAGE on the errors destination. */
-export interface StompAppErrorBody {
-  message: string;
-  code: string;
-  /** The `receipt` header of the refused frame, or null when it had none. */
-  receiptId: string | null;
-}
-
-/** Time and timers a session uses; tests inject a manual clock instead of sleeping. */
-export interface StompTimers {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const REAL_TIMERS: StompTimers = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    t.unref();
-    return t;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
-export const CLOSE = {
-  normal: 1000,
-  goingAway: 1001,
-  protocol: 1002,
-  policy: 1008,
-  tooBig: 1009,
-  internal: 1011,
-} as const;
-
-export interface StompHooks {
-  /** Resolves the principal from the CONNECT headers or throws (StompError for a client message). */
-  authenticate(headers: Record<string, string>): Promise<StompPrincipal>;
-  /** Throws (StompError) when the principal may not subscribe to the destination. */
-  authorizeSubscribe(principal: StompPrincipal, destination: string): Promise<void> | void;
-  /**
-   * Handles a SEND; the receipt is sent after it resolves. Throws StompAppError to refuse it
-   * without closing, anything else to answer ERROR and close.
-   */
-  onSend(
-    session: StompSession,
-    destination: string,
-    body: string,
-    headers: Record<string, string>,
-  ): Promise<void>;
-  /**
-   * Runs for every SEND as it arrives, before it is handled or buffered in a transaction (the
-   * rate limit): throws StompAppError to refuse that frame (it is dropped), StompError to close.
-   */
-  admitSend?(session: StompSession, destination: string): void;
-  /**
-   * Runs after the session is registered (so a revocation from now on reaches it) and before
-   * CONNECTED: throws (StompError) when the credential was revoked meanwhile.
-   */
-  revalidate?(principal: StompPrincipal): Promise<void>;
-}
-
-export interface StompLogger {
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
-export interface SessionOptions {
-  limits: FrameLimits;
-  /** What this server offers in CONNECTED heart-beat: sx (can send every), sy (wants every), ms. */
-  heartBeat: { outgoing: number; incoming: number };
-  /** Close sockets that have not completed CONNECT within this time. */
-  connectTimeoutMs: number;
-  /** Terminate a client whose unsent data exceeds this (a reader that does not read). */
-  maxBufferedBytes: number;
-  /** Frames waiting for processing at most (a client that floods faster than we store). */
-  maxQueuedFrames: number;
-  serverName: string;
-  /** A client that negotiated no incoming heart-beats and sends nothing for this long is closed. */
-  idleTimeoutMs: number;
-  /** Where application errors of a SEND are answered (STOMP_PATHS.errors). */
-  errorsDestination: string;
-  /** ERROR message sent when an idle client is closed. */
-  idleMessage: string;
-  timers: StompTimers;
-  /** ERROR message sent when the principal's credential expires. */
-  expiredMessage: string;
-  /** SENDs held until COMMIT are server memory: bounded per session (ERROR and close past it). */
-  transactions: TransactionLimits;
-  logger?: StompLogger;
-}
-
-export const DEFAULT_SESSION_OPTIONS: SessionOptions = {
-  limits: DEFAULT_LIMITS,
-  heartBeat: { outgoing: 10_000, incoming: 10_000 },
-  connectTimeoutMs: 10_000,
-  maxBufferedBytes: 4 * 1024 * 1024,
-  maxQueuedFrames: 256,
-  serverName: 'campus-market/1.0',
-  idleTimeoutMs: 5 * 60_000,
-  errorsDestination: '/user/queue/errors',
-  idleMessage: 'Closed after 5 minutes without activity',
-  timers: REAL_TIMERS,
-  expiredMessage: 'Credentials expired',
-  transactions: {
-    maxOpen: 4,
-    maxFrames: 20,
-    maxBytes: 64 * 1024,
-    tooManyMessage: 'Too many open transactions',
-    tooLargeMessage: 'Transaction too large',
-  },
-};
-
-const VERSIONS: readonly StompVersion[] = ['1.2', '1.1', '1.0'];
-type AckMode = 'auto' | 'client' | 'client-individual';
-
-interface Subscription {
-  id: string;
-  destination: string;
-  ack: AckMode;
-}
+// The session's vocabulary, for the server, the chat module and the tests, from one place.
+export { CLOSE, StompAppError, StompError, type StompAppErrorBody } from './errors.js';
+export { bearerToken, negotiateHeartBeat, parseHeartBeat } from './handshake.js';
+export {
+  DEFAULT_SESSION_OPTIONS,
+  REAL_TIMERS,
+  type SessionOptions,
+  type StompHooks,
+  type StompLogger,
+  type StompPrincipal,
+  type StompTimers,
+} from './options.js';
 
 type State = 'awaiting-connect' | 'connected' | 'closed';
 
-/** Reads `Authorization: Bearer <jwt>` (either case of the header name) from CONNECT headers. */
-export function bearerToken(headers: Record<string, string>): string | null {
-  const value = headers['Authorization'] ?? headers['authorization'];
-  if (value === undefined) return null;
-  const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(value);
-  return m ? (m[1] ?? null) : null;
-}
-
-/** Parses a heart-beat header "cx,cy"; null when malformed. */
-export function parseHeartBeat(value: string | undefined): [number, number] | null {
-  if (value === undefined) return [0, 0];
-  const m = /^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$/.exec(value);
-  if (!m) return null;
-  return [Number(m[1]), Number(m[2])];
-}
-
 /**
- * Spec "Heart-beating": the client sends every max(cx, sy) when both are non-zero, the server
- * every max(sx, cy) when both are non-zero.
- */
-export function negotiateHeartBeat(
-  client: [number, number],
-  server: { outgoing: number; incoming: number },
-): { send: number; expect: number } {
-  const [cx, cy] = client;
-  return {
-    send: server.outgoing > 0 && cy > 0 ? Math.max(server.outgoing, cy) : 0,
-    expect: cx > 0 && server.incoming > 0 ? Math.max(cx, server.incoming) : 0,
-  };
-}
-
-function pickVersion(acceptVersion: string | undefined, cap: StompVersion | null): StompVersion | null {
-  const allowed = cap === null ? VERSIONS : VERSIONS.filter((v) => v <= cap);
-  // Spec: a client that does not send accept-version speaks 1.0.
-  const offered = acceptVersion === undefined ? ['1.0'] : acceptVersion.split(',').map((v) => v.trim());
-  return allowed.find((v) => offered.includes(v)) ?? null;
-}
-
-function sanitizeHeaderValue(text: string): string {
-  return text.replace(/[\r\n\0]+/g, ' ').slice(0, 200);
-}
-
-function transactionError(tx: string, refusal: TransactionRefusal): StompError {
-  if (refusal.kind === 'unknown')
-    return new StompError(`Unknown transaction ${tx}`, undefined, CLOSE.protocol);
-  if (refusal.kind === 'duplicate')
-    return new StompError(`Transaction ${tx} already begun`, undefined, CLOSE.protocol);
-  return new StompError(refusal.message, refusal.detail, CLOSE.policy);
-}
-
-/** Commands that may carry a body (spec: "Frames and Headers"). */
-const BODY_ALLOWED = new Set(['SEND']);
-
-/**
- * One STOMP session over one WebSocket. Frames are handled strictly one after another, so SENDs
- * from one client are stored and acknowledged in the order they were sent.
+ * One STOMP session over one WebSocket: frames in (parsed, queued, handled strictly one after
+ * another, so SENDs from one client are stored and acknowledged in the order they were sent) and
+ * frames out (MESSAGE, RECEIPT, ERROR, with back-pressure). Subscriptions, heart-beats and open
+ * transactions each live in their own file.
  */
 export class StompSession {
   readonly id = randomBytes(9).toString('base64url');
@@ -238,15 +56,13 @@ export class StompSession {
   version: StompVersion = '1.2';
   private state: State = 'awaiting-connect';
   private readonly parser: FrameParser;
-  private readonly subscriptions = new Map<string, Subscription>();
+  private readonly subscriptions = new Subscriptions();
   private readonly transactions: TransactionBuffer;
+  private readonly beats: HeartBeats;
   private chain: Promise<void> = Promise.resolve();
   private queued = 0;
-  private lastReceived: number;
-  private lastSent: number;
-  private timers = new Set<unknown>();
-  private readonly clock: StompTimers;
   private ackCounter = 0;
+  private closeEmitted = false;
   private readonly closeListeners: Array<(session: StompSession) => void> = [];
   private readonly connectListeners: Array<(session: StompSession) => void> = [];
 
@@ -259,37 +75,18 @@ export class StompSession {
   ) {
     this.parser = new FrameParser(options.limits);
     this.transactions = new TransactionBuffer(options.transactions);
-    this.clock = options.timers;
-    this.lastReceived = this.lastSent = this.clock.now();
+    this.beats = new HeartBeats(options.timers);
     ws.on('message', (data, isBinary) => this.onData(data, isBinary));
-    ws.on('ping', () => this.touch());
-    ws.on('pong', () => this.touch());
+    ws.on('ping', () => this.beats.received());
+    ws.on('pong', () => this.beats.received());
     ws.on('close', () => this.finish());
     ws.on('error', (err) => {
       this.options.logger?.warn({ err, session: this.id }, 'stomp socket error');
       this.finish();
     });
-    this.after(options.connectTimeoutMs, () => {
+    this.beats.after(options.connectTimeoutMs, () => {
       if (this.state === 'awaiting-connect')
         this.fail(new StompError('CONNECT expected', 'No CONNECT frame in time'));
-    });
-  }
-
-  /** One-shot timer owned by the session (cleared when it closes). */
-  private after(ms: number, fn: () => void): void {
-    const handle = this.clock.setTimeout(() => {
-      this.timers.delete(handle);
-      fn();
-    }, ms);
-    this.timers.add(handle);
-  }
-
-  /** Repeating timer owned by the session. */
-  private every(ms: number, fn: () => void): void {
-    this.after(ms, () => {
-      if (this.state === 'closed') return;
-      fn();
-      if (this.isOpen) this.every(ms, fn);
     });
   }
 
@@ -309,10 +106,9 @@ export class StompSession {
     this.connectListeners.push(listener);
   }
 
-  /** Subscription ids of this session listening to `destination`. */
+  /** Whether this session has a subscription listening to `destination`. */
   subscribed(destination: string): boolean {
-    for (const s of this.subscriptions.values()) if (s.destination === destination) return true;
-    return false;
+    return this.subscriptions.listensTo(destination);
   }
 
   /**
@@ -322,16 +118,11 @@ export class StompSession {
   deliver(destination: string, body: string, messageId: string, contentType = 'application/json'): number {
     if (this.state !== 'connected') return 0;
     let sent = 0;
-    for (const sub of this.subscriptions.values()) {
-      if (sub.destination !== destination) continue;
-      const headers: Array<readonly [string, string]> = [
-        ['subscription', sub.id],
-        ['message-id', messageId],
-        ['destination', destination],
-        ['content-type', contentType],
-      ];
-      if (sub.ack !== 'auto') headers.push(['ack', `${this.id}-${++this.ackCounter}`]);
-      this.write(serializeFrame('MESSAGE', headers, body, { version: this.version }));
+    for (const sub of this.subscriptions.on(destination)) {
+      const ack = sub.ack !== 'auto' ? `${this.id}-${++this.ackCounter}` : undefined;
+      this.write(
+        messageFrame(this.version, { subscription: sub.id, messageId, destination, contentType, ack }, body),
+      );
       sent++;
     }
     return sent;
@@ -342,17 +133,15 @@ export class StompSession {
     if (this.state === 'closed') return;
     if (errorMessage !== undefined) this.sendError(errorMessage, detail);
     this.state = 'closed';
-    this.stopTimers();
+    this.beats.stop();
     this.ws.close(code, errorMessage ? sanitizeHeaderValue(errorMessage).slice(0, 120) : undefined);
     this.emitClose();
   }
 
-  private touch(): void {
-    this.lastReceived = this.clock.now();
-  }
+  // ---- frames in ----
 
   private onData(data: RawData, _isBinary: boolean): void {
-    this.touch();
+    this.beats.received();
     if (this.state === 'closed') return;
     const chunk = Array.isArray(data)
       ? Buffer.concat(data)
@@ -390,14 +179,7 @@ export class StompSession {
   }
 
   private async handle(frame: Frame): Promise<void> {
-    if (
-      frame.body.length > 0 &&
-      !BODY_ALLOWED.has(frame.command) &&
-      frame.command !== 'CONNECT' &&
-      frame.command !== 'STOMP'
-    ) {
-      throw new StompError(`${frame.command} frames must not have a body`, undefined, CLOSE.protocol);
-    }
+    assertBodyAllowed(frame);
     if (this.state === 'awaiting-connect') {
       if (frame.command !== 'CONNECT' && frame.command !== 'STOMP') {
         throw new StompError('CONNECT expected', `Received ${frame.command} before CONNECT`, CLOSE.protocol);
@@ -413,10 +195,10 @@ export class StompSession {
         await this.subscribe(frame);
         break;
       case 'UNSUBSCRIBE':
-        this.subscriptions.delete(this.required(frame, 'id'));
+        this.subscriptions.remove(requiredHeader(frame, 'id'));
         break;
       case 'SEND': {
-        const destination = this.required(frame, 'destination');
+        const destination = requiredHeader(frame, 'destination');
         const tx = header(frame, 'transaction');
         if (tx !== undefined && !this.transactions.has(tx)) throw transactionError(tx, { kind: 'unknown' });
         // Charged as it arrives, buffered or not: a transaction is no way around the rate limit.
@@ -430,18 +212,18 @@ export class StompSession {
         break;
       }
       case 'BEGIN': {
-        const tx = this.required(frame, 'transaction');
+        const tx = requiredHeader(frame, 'transaction');
         const refused = this.transactions.begin(tx);
         if (refused) throw transactionError(tx, refused);
         break;
       }
       case 'COMMIT': {
-        const tx = this.required(frame, 'transaction');
+        const tx = requiredHeader(frame, 'transaction');
         const pending = this.transactions.take(tx);
         if (!pending) throw transactionError(tx, { kind: 'unknown' });
         for (const f of pending) {
           try {
-            await this.send(this.required(f, 'destination'), f);
+            await this.send(requiredHeader(f, 'destination'), f);
           } catch (err) {
             if (!(err instanceof StompAppError)) throw err;
             this.refuse(err, f);
@@ -450,18 +232,13 @@ export class StompSession {
         break;
       }
       case 'ABORT': {
-        const tx = this.required(frame, 'transaction');
+        const tx = requiredHeader(frame, 'transaction');
         if (!this.transactions.abort(tx)) throw transactionError(tx, { kind: 'unknown' });
         break;
       }
       case 'ACK':
       case 'NACK':
-        // Messages are persisted and fetched again with ?after=, so acknowledgements need no state.
-        if (this.version === '1.2') this.required(frame, 'id');
-        else if (this.version === '1.1') {
-          this.required(frame, 'subscription');
-          this.required(frame, 'message-id');
-        } else this.required(frame, 'message-id');
+        checkAckHeaders(frame, this.version);
         break;
       case 'DISCONNECT':
         this.receipt(frame);
@@ -477,21 +254,7 @@ export class StompSession {
     const headers = headerRecord(frame.headers);
     const version = pickVersion(headers['accept-version'], this.protocolVersion);
     if (version === null) {
-      const supported = (
-        this.protocolVersion ? VERSIONS.filter((v) => v <= this.protocolVersion!) : VERSIONS
-      ).join(',');
-      this.write(
-        serializeFrame(
-          'ERROR',
-          {
-            version: supported,
-            'content-type': 'text/plain',
-            message: 'Supported protocol versions are ' + supported,
-          },
-          '',
-          { version: '1.0' },
-        ),
-      );
+      this.write(unsupportedVersionFrame(supportedVersions(this.protocolVersion)));
       this.close(CLOSE.protocol);
       return;
     }
@@ -518,37 +281,30 @@ export class StompSession {
     // A revocation may have closed it meanwhile (isOpen: TypeScript's narrowing cannot see that).
     if (!this.isOpen) return;
     this.state = 'connected';
-    const { outgoing, incoming } = this.options.heartBeat;
-    this.write(
-      serializeFrame(
-        'CONNECTED',
-        {
-          version,
-          'heart-beat': `${outgoing},${incoming}`,
-          server: this.options.serverName,
-          session: this.id,
-        },
-        '',
-        { version },
-      ),
-    );
-    this.startHeartBeats(negotiateHeartBeat(clientBeat, this.options.heartBeat));
+    this.write(connectedFrame(version, this.options.heartBeat, this.options.serverName, this.id));
+    this.beats.start(negotiateHeartBeat(clientBeat, this.options.heartBeat), this.options.idleTimeoutMs, {
+      isOpen: () => this.isOpen,
+      beat: () => {
+        if (this.ws.readyState !== this.ws.OPEN) return false;
+        this.ws.send('\n');
+        return true;
+      },
+      drop: () => this.terminate('stomp heart-beat missed, dropping'),
+      closeIdle: () => this.close(CLOSE.policy, this.options.idleMessage),
+    });
     if (principal.expiresAt !== undefined) {
-      this.after(Math.min(2 ** 31 - 1, Math.max(0, principal.expiresAt - this.clock.now())), () =>
-        this.close(CLOSE.policy, this.options.expiredMessage),
+      this.beats.after(
+        Math.min(2 ** 31 - 1, Math.max(0, principal.expiresAt - this.options.timers.now())),
+        () => this.close(CLOSE.policy, this.options.expiredMessage),
       );
     }
   }
 
   private async subscribe(frame: Frame): Promise<void> {
-    const id = this.required(frame, 'id');
-    const destination = this.required(frame, 'destination');
-    const ack = header(frame, 'ack') ?? 'auto';
-    if (ack !== 'auto' && ack !== 'client' && ack !== 'client-individual') {
-      throw new StompError(`Unknown ack mode ${ack}`, undefined, CLOSE.protocol);
-    }
-    if (this.subscriptions.has(id))
-      throw new StompError(`Subscription id ${id} is already in use`, undefined, CLOSE.protocol);
+    const id = requiredHeader(frame, 'id');
+    const destination = requiredHeader(frame, 'destination');
+    const ack = parseAckMode(header(frame, 'ack'));
+    this.subscriptions.assertFree(id);
     try {
       await this.hooks.authorizeSubscribe(this.principal!, destination);
     } catch (err) {
@@ -557,7 +313,7 @@ export class StompSession {
       throw new StompError('Subscription refused');
     }
     if (this.state !== 'connected') return;
-    this.subscriptions.set(id, { id, destination, ack });
+    this.subscriptions.add({ id, destination, ack });
   }
 
   private async send(destination: string, frame: Frame): Promise<void> {
@@ -565,22 +321,12 @@ export class StompSession {
     await this.hooks.onSend(this, destination, body, headerRecord(frame.headers));
   }
 
-  private required(frame: Frame, name: string): string {
-    const value = header(frame, name);
-    if (value === undefined || value === '') {
-      throw new StompError(
-        `Missing header: ${name}`,
-        `${frame.command} requires a ${name} header`,
-        CLOSE.protocol,
-      );
-    }
-    return value;
-  }
+  // ---- frames out ----
 
   private receipt(frame: Frame): void {
     const receipt = header(frame, 'receipt');
     if (receipt === undefined || this.state === 'closed') return;
-    this.write(serializeFrame('RECEIPT', [['receipt-id', receipt]], '', { version: this.version }));
+    this.write(receiptFrame(this.version, receipt));
   }
 
   /** An application refusal: MESSAGE on the errors destination, no RECEIPT, the session stays. */
@@ -595,14 +341,10 @@ export class StompSession {
   }
 
   private sendError(message: string, detail?: string, frame?: Frame): void {
-    const headers: Array<readonly [string, string]> = [['message', sanitizeHeaderValue(message)]];
     const receipt = frame ? header(frame, 'receipt') : undefined;
-    if (receipt !== undefined) headers.push(['receipt-id', receipt]);
-    const body = detail ?? '';
-    if (body) headers.push(['content-type', 'text/plain']);
     // Before CONNECTED the client has not agreed on escaping: send plain values.
     const version = this.state === 'connected' ? this.version : '1.0';
-    this.write(serializeFrame('ERROR', headers, body, { version }));
+    this.write(errorFrame(version, message, detail, receipt));
   }
 
   private fail(err: unknown, frame?: Frame): void {
@@ -620,67 +362,33 @@ export class StompSession {
   private write(data: Buffer): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     if (this.ws.bufferedAmount > this.options.maxBufferedBytes) {
-      this.options.logger?.warn({ session: this.id }, 'stomp client too slow, terminating');
-      this.state = 'closed';
-      this.stopTimers();
-      this.ws.terminate();
-      this.emitClose();
+      this.terminate('stomp client too slow, terminating');
       return;
     }
-    this.lastSent = this.clock.now();
+    this.beats.sent();
     // Our frames are UTF-8 text (JSON bodies), so text WebSocket messages.
     this.ws.send(data, { binary: false });
   }
 
-  private startHeartBeats({ send, expect }: { send: number; expect: number }): void {
-    if (send > 0) {
-      this.every(send, () => {
-        if (this.clock.now() - this.lastSent >= send / 2 && this.ws.readyState === this.ws.OPEN) {
-          this.lastSent = this.clock.now();
-          this.ws.send('\n');
-        }
-      });
-    }
-    this.lastReceived = this.clock.now();
-    if (expect > 0) {
-      this.every(Math.max(50, Math.floor(expect / 2)), () => {
-        if (this.clock.now() - this.lastReceived > expect * 2) {
-          this.options.logger?.warn({ session: this.id }, 'stomp heart-beat missed, dropping');
-          this.state = 'closed';
-          this.stopTimers();
-          this.ws.terminate();
-          this.emitClose();
-        }
-      });
-    } else {
-      // No heart-beats agreed (e.g. `heart-beat: 0,0`): a client silent for idleTimeoutMs is gone.
-      this.watchIdle();
-    }
-  }
+  // ---- end of the session ----
 
-  private watchIdle(): void {
-    const idle = this.options.idleTimeoutMs;
-    this.after(Math.max(1, this.lastReceived + idle - this.clock.now()), () => {
-      if (this.state === 'closed') return;
-      if (this.clock.now() - this.lastReceived >= idle) this.close(CLOSE.policy, this.options.idleMessage);
-      else this.watchIdle();
-    });
-  }
-
-  private stopTimers(): void {
-    for (const t of this.timers) this.clock.clearTimeout(t);
-    this.timers.clear();
+  /** Drops the socket without a last frame (the client is not reading or not there). */
+  private terminate(reason: string): void {
+    this.options.logger?.warn({ session: this.id }, reason);
+    this.state = 'closed';
+    this.beats.stop();
+    this.ws.terminate();
+    this.emitClose();
   }
 
   private finish(): void {
     if (this.state !== 'closed') {
       this.state = 'closed';
-      this.stopTimers();
+      this.beats.stop();
       this.emitClose();
     }
   }
 
-  private closeEmitted = false;
   private emitClose(): void {
     if (this.closeEmitted) return;
     this.closeEmitted = true;
