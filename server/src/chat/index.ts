@@ -10,7 +10,7 @@ import { ChatPhotos } from './photos.js';
 import { thumbnailUrl } from './uploads.js';
 
 export type { SendGuard } from './service.js';
-export { StompAppError } from './stomp/session.js';
+export { StompAppError } from './stomp/errors.js';
 
 export interface ChatModule {
   service: ChatService;
