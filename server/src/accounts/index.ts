@@ -3,7 +3,7 @@
  * state for STOMP's revalidation (chat), password checks and the re-verification a lapsed
  * student status starts (safety), and what the demo seed needs to create verified students.
  */
-export { AccountsService, type AccountsDeps } from './service.js';
+export { AccountsService } from './service.js';
 export { accountsRoutes } from './routes.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export { restartVerification } from './reverify.js';
