@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { CATEGORY_LABELS, MESSAGES, SELLING_MESSAGES, type Listing } from '@campus/contract';
+import { CATEGORY_LABELS, formatDollars, MESSAGES, SELLING_MESSAGES, type Listing } from '@campus/contract';
 import { ApiError } from '../../../api/client';
 import { listingKeys } from '../../../api/listings';
 import { queryClient } from '../../../api/queryClient';
@@ -32,7 +32,7 @@ import { PhotoGallery } from '../components/PhotoGallery';
 import { SaveButton } from '../components/SaveButton';
 import { StatusBadge } from '../components/SoldBadge';
 import { prepareChatWithSeller } from '../chatHandoff';
-import { formatPrice, listedAgo, sellerShortName } from '../format';
+import { listedAgo, sellerShortName } from '../format';
 import { useListing } from '../hooks/useListing';
 import { useListingActions } from '../hooks/useListingActions';
 import { listingFromState, type CategoryPageState } from '../navigation';
@@ -345,7 +345,7 @@ export default function SingleListingPage() {
               {listing.name}
             </h1>
             <div className="mt-3 flex flex-wrap items-center gap-3">
-              <p className="text-3xl font-bold text-brand-800 tabular-nums">{formatPrice(listing.price)}</p>
+              <p className="text-3xl font-bold text-brand-800 tabular-nums">{formatDollars(listing.price)}</p>
               <StatusBadge listing={listing} />
               <ConditionChip condition={listing.condition} className="px-2.5 py-1 text-sm" />
               {userId !== null && !isOwner && (
