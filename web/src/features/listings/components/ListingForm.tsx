@@ -49,8 +49,7 @@ const CONDITION_OPTIONS = CONDITIONS.map((c) => ({ value: c, label: CONDITION_LA
  * The add and edit form (spec §5, features.md §B): name, price, category, then only the fields
  * that apply — condition (not for services and events), course code and ISBN (books) — the
  * description and up to 8 photos. Checks with the contract's listing form schema (the API's rules
- * and messages) before sending; `onSubmit` does the
- * calls and throws to report a failure.
+ * and messages) before sending; `onSubmit` does the calls and throws to report a failure.
  */
 export function ListingForm({
   initial,
