@@ -1,6 +1,6 @@
 import { z } from './zod.js';
 import { dbIdSchema } from './ids.js';
-import { dollarsToCents } from './listings.js';
+import { formatDollars, PRICE_LIMITS, readPrice } from './money.js';
 
 /**
  * Section A of features.md (deals): listing status and reservation, offers, meet-ups, the hand-off
@@ -30,7 +30,7 @@ export const MESSAGE_KINDS = ['text', 'offer', 'meetup', 'system'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 export const DEALS_LIMITS = {
-  offerMaxDollars: 100_000,
+  offerMaxDollars: PRICE_LIMITS.maxDollars,
   /** A PENDING offer expires this long after it was made. */
   offerExpiryHours: 48,
   /** A reservation lapses this long after acceptance when no meet-up is CONFIRMED. */
@@ -213,12 +213,10 @@ export interface HandoffCode {
 export const amountSchema = z
   .union([z.number(), z.string()], { error: DEALS_MESSAGES.amountRequired })
   .transform((v, ctx) => {
-    const cents = typeof v === 'number' && !Number.isFinite(v) ? null : dollarsToCents(v);
-    if (cents === null || cents <= 0 || cents > DEALS_LIMITS.offerMaxDollars * 100) {
-      ctx.addIssue({ code: 'custom', message: DEALS_MESSAGES.amountInvalid });
-      return z.NEVER;
-    }
-    return cents;
+    const amount = readPrice(v);
+    if (amount.ok) return amount.cents;
+    ctx.addIssue({ code: 'custom', message: DEALS_MESSAGES.amountInvalid });
+    return z.NEVER;
   });
 
 /** Body of POST /listings/{id}/offers and POST /offers/{id}/counter. */
@@ -294,24 +292,21 @@ export const DEFAULT_MEETUP_SPOTS: readonly MeetupSpot[] = [
   },
 ];
 
-const money = (dollars: number) =>
-  `$${dollars.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(dollars) ? 0 : 2, maximumFractionDigits: 2 })}`;
-export const formatDollars = money;
-
 /**
  * The text of the system messages that tell the story of a deal in the chat. `actor` is the first
  * name of the student who acted. Clients show the text as it is; the embedded object drives the card.
  */
 export const DEAL_EVENTS = {
-  offerMade: (actor: string, amount: number) => `${actor} offered ${money(amount)}`,
-  offerCountered: (actor: string, amount: number) => `${actor} countered with ${money(amount)}`,
+  offerMade: (actor: string, amount: number) => `${actor} offered ${formatDollars(amount)}`,
+  offerCountered: (actor: string, amount: number) => `${actor} countered with ${formatDollars(amount)}`,
   offerAccepted: (actor: string, amount: number) =>
-    `${actor} accepted the offer of ${money(amount)}. The listing is reserved.`,
-  offerDeclined: (actor: string, amount: number) => `${actor} declined the offer of ${money(amount)}`,
-  offerWithdrawn: (actor: string, amount: number) => `${actor} withdrew the offer of ${money(amount)}`,
-  offerExpired: (amount: number) => `The offer of ${money(amount)} expired`,
+    `${actor} accepted the offer of ${formatDollars(amount)}. The listing is reserved.`,
+  offerDeclined: (actor: string, amount: number) => `${actor} declined the offer of ${formatDollars(amount)}`,
+  offerWithdrawn: (actor: string, amount: number) =>
+    `${actor} withdrew the offer of ${formatDollars(amount)}`,
+  offerExpired: (amount: number) => `The offer of ${formatDollars(amount)} expired`,
   offerDeclinedReserved: (amount: number) =>
-    `The offer of ${money(amount)} was declined: the listing was reserved for someone else`,
+    `The offer of ${formatDollars(amount)} was declined: the listing was reserved for someone else`,
   reservationReleased: (actor: string) =>
     `${actor} released the reservation. The listing is available again.`,
   reservationLapsed: () => 'The reservation lapsed without a hand-off. The listing is available again.',
@@ -323,7 +318,7 @@ export const DEAL_EVENTS = {
   meetupCancelled: (actor: string) => `${actor} cancelled the meet-up`,
   meetupNoShow: (actor: string, absent: string) => `${actor} reported that ${absent} did not show up`,
   handoffDone: (listingName: string, amount: number) =>
-    `Hand-off confirmed: ${listingName} sold for ${money(amount)}`,
+    `Hand-off confirmed: ${listingName} sold for ${formatDollars(amount)}`,
   handoffLocked: () => 'Hand-off is locked after 5 wrong codes.',
   listingRemoved: () =>
     'A moderator removed this listing: its offers and meet-ups are cancelled. You can still message each other here.',

@@ -12,6 +12,7 @@ export type * from './page-render.js';
 export * from './selling.js';
 export * from './api.js';
 export * from './ids.js';
+export * from './money.js';
 export * from './trust.js';
 export * from './safety.js';
 export * from './notifications.js';

@@ -6,7 +6,6 @@ export const LIMITS = {
   emailMax: 254,
   listingNameMax: 120,
   descriptionMax: 900,
-  priceMaxDollars: 100_000,
   chatContentMax: 2_000,
   imageMaxBytes: 10 * 1024 * 1024,
   imageMaxPixels: 40_000_000,

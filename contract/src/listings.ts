@@ -3,7 +3,8 @@ import { CATEGORIES, type Category } from './categories.js';
 import { LIMITS } from './limits.js';
 import type { ImageVariants } from './media.js';
 import { MESSAGES } from './messages.js';
-import type { Condition, ListingPhoto } from './selling.js';
+import { readPrice, type PriceProblem } from './money.js';
+import { listingExtrasSchema, type Condition, type ListingPhoto } from './selling.js';
 import type { ListingStatus, ReservedFor } from './deals.js';
 
 /** A listing as every API answer shapes it (no seller e-mail: design §3). */
@@ -38,60 +39,86 @@ export interface Listing {
   reservedFor?: ReservedFor;
 }
 
-/**
- * Parses a price the way a person types it ("12", "12.5", "12.50") into integer cents.
- * Returns null when it is not a plain non-negative number with at most 2 decimals.
- */
-export function dollarsToCents(input: string | number): number | null {
-  const text = typeof input === 'number' ? String(input) : input.trim();
-  if (!/^\d+(\.\d{1,2})?$/.test(text)) return null;
-  const [whole, frac = ''] = text.split('.');
-  return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
-}
+/** What to say when one of the four fields every listing has is missing. */
+type MissingFieldMessages = Record<'name' | 'category' | 'description' | 'price', string>;
 
-export function centsToDollars(cents: number): number {
-  return cents / 100;
+/**
+ * The four fields every listing has, checked the same way by the API and the web form: only the
+ * words for a missing field differ (the API says one sentence for all, the form names the field).
+ */
+function listingFields(missing: MissingFieldMessages) {
+  // Spec §5: a price of 0 counts as missing.
+  const priceMessages: Record<PriceProblem, string> = {
+    missing: missing.price,
+    invalid: MESSAGES.priceInvalid,
+    zero: missing.price,
+    tooHigh: MESSAGES.priceTooHigh,
+  };
+  return {
+    name: z.string().trim().min(1, missing.name).max(LIMITS.listingNameMax, MESSAGES.listingNameTooLong),
+    category: z
+      .string()
+      .trim()
+      .min(1, missing.category)
+      .transform((c) => c.toUpperCase())
+      .pipe(z.enum(CATEGORIES, { error: MESSAGES.categoryInvalid })),
+    description: z
+      .string()
+      .trim()
+      .min(1, missing.description)
+      .max(LIMITS.descriptionMax, MESSAGES.descriptionTooLong),
+    price: z
+      .string()
+      .trim()
+      .min(1, missing.price)
+      .transform((p, ctx) => {
+        const price = readPrice(p);
+        if (price.ok) return price.cents;
+        ctx.addIssue({ code: 'custom', message: priceMessages[price.problem] });
+        return z.NEVER;
+      }),
+  };
 }
 
 /** Fields of the multipart create form, all strings as they arrive (spec §7). */
-export const createListingSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, MESSAGES.listingRequiredFields)
-    .max(LIMITS.listingNameMax, MESSAGES.listingNameTooLong),
-  category: z
-    .string()
-    .trim()
-    .min(1, MESSAGES.listingRequiredFields)
-    .transform((c) => c.toUpperCase())
-    .pipe(z.enum(CATEGORIES, { error: MESSAGES.categoryInvalid })),
-  description: z
-    .string()
-    .trim()
-    .min(1, MESSAGES.listingRequiredFields)
-    .max(LIMITS.descriptionMax, MESSAGES.descriptionTooLong),
-  price: z
-    .string()
-    .trim()
-    .min(1, MESSAGES.listingRequiredFields)
-    .transform((p, ctx) => {
-      const cents = dollarsToCents(p);
-      if (cents === null) {
-        ctx.addIssue({ code: 'custom', message: MESSAGES.priceInvalid });
-        return z.NEVER;
-      }
-      if (cents === 0) {
-        // Spec §5: a price of 0 counts as missing.
-        ctx.addIssue({ code: 'custom', message: MESSAGES.listingRequiredFields });
-        return z.NEVER;
-      }
-      if (cents > LIMITS.priceMaxDollars * 100) {
-        ctx.addIssue({ code: 'custom', message: MESSAGES.priceTooHigh });
-        return z.NEVER;
-      }
-      return cents;
-    }),
-});
+export const createListingSchema = z.object(
+  listingFields({
+    name: MESSAGES.listingRequiredFields,
+    category: MESSAGES.listingRequiredFields,
+    description: MESSAGES.listingRequiredFields,
+    price: MESSAGES.listingRequiredFields,
+  }),
+);
 export type CreateListingFields = z.input<typeof createListingSchema>;
 export type CreateListingInput = z.output<typeof createListingSchema>;
+
+/** The web's add and edit form names the missing field under it. */
+export const LISTING_FORM_MISSING: MissingFieldMessages = {
+  name: MESSAGES.listingNameRequired,
+  category: MESSAGES.listingCategoryRequired,
+  description: MESSAGES.listingDescriptionRequired,
+  price: MESSAGES.listingPriceRequired,
+};
+
+/**
+ * The price box is a number input: the browser hands over what it could read as a number, and
+ * any spelling of zero ("0.000", "-0") or a non-number is a missing price there, not a bad one.
+ */
+function numberInputPrice(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const n = Number(value);
+  return Number.isFinite(n) && n !== 0 ? value : '';
+}
+
+/**
+ * The web's add and edit form, checked before anything is sent: the API's rules and messages
+ * for the shared fields, the form's own words for a missing one, and the extras a category has
+ * (leave out the ones the chosen category does not show).
+ */
+const formFields = listingFields(LISTING_FORM_MISSING);
+export const listingFormSchema = z.object({
+  ...formFields,
+  price: z.preprocess(numberInputPrice, formFields.price),
+  ...listingExtrasSchema.shape,
+});
+export type ListingFormFields = z.input<typeof listingFormSchema>;

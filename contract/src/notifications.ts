@@ -1,5 +1,5 @@
 import { z } from './zod.js';
-import { formatDollars } from './deals.js';
+import { formatDollars } from './money.js';
 
 /** Section D of features.md: notification centre, e-mail, web push, chat presence. */
 

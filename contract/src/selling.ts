@@ -1,8 +1,8 @@
 import { z } from './zod.js';
 import { CATEGORIES, type Category } from './categories.js';
-import { dollarsToCents } from './listings.js';
 import { LIMITS } from './limits.js';
 import { MESSAGES } from './messages.js';
+import { readPrice } from './money.js';
 import type { ImageVariants } from './media.js';
 
 /** Section B of features.md: edit, photos, condition, favourites, sorting, textbooks, saved searches, wanted. */
@@ -209,12 +209,12 @@ const dollars = (message: string) =>
       .optional()
       .transform((v, ctx) => {
         if (v === undefined) return undefined;
-        const cents = dollarsToCents(v);
-        if (cents === null || cents > LIMITS.priceMaxDollars * 100) {
-          ctx.addIssue({ code: 'custom', message });
-          return z.NEVER;
-        }
-        return cents;
+        const price = readPrice(v);
+        if (price.ok) return price.cents;
+        // A filter or a budget of $0 is allowed.
+        if (price.problem === 'zero') return 0;
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
       }),
   );
 

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import {
+  centsToDollars,
   DEALS_LIMITS,
   DEALS_MESSAGES,
   DEAL_EVENTS,
@@ -124,7 +125,7 @@ export class HandoffService {
       {
         senderId: listing.seller_id,
         kind: 'system',
-        content: DEAL_EVENTS.handoffDone(listing.name, offer.amount_cents / 100),
+        content: DEAL_EVENTS.handoffDone(listing.name, centsToDollars(offer.amount_cents)),
       },
       meetup ? { meetup } : { offer },
     );

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import {
+  centsToDollars,
   DEALS_DURATIONS_MS,
   DEALS_MESSAGES,
   DEAL_EVENTS,
@@ -21,8 +22,6 @@ export const JOB_RESERVATION_LAPSE = 'deals.reservation-lapse';
 const expireKey = (offerId: number) => `${JOB_OFFER_EXPIRE}:${offerId}`;
 const lapseKey = (offerId: number, at?: number) =>
   at === undefined ? `${JOB_RESERVATION_LAPSE}:${offerId}` : `${JOB_RESERVATION_LAPSE}:${offerId}:${at}`;
-
-const cents = (c: number) => c / 100;
 
 /** Offers and reservations (features.md §A "Offers"): every change is one transaction. */
 export class OffersService {
@@ -135,8 +134,8 @@ export class OffersService {
         );
         const text =
           replaced.status === 'WITHDRAWN'
-            ? DEAL_EVENTS.offerWithdrawn(actor, cents(previous.amount_cents))
-            : DEAL_EVENTS.offerCountered(actor, amount / 100);
+            ? DEAL_EVENTS.offerWithdrawn(actor, centsToDollars(previous.amount_cents))
+            : DEAL_EVENTS.offerCountered(actor, centsToDollars(amount));
         await tx.post(topic, { senderId: userId, kind: 'system', content: text }, { offer: replaced });
       }
       const offer = await this.insertOffer(tx, {
@@ -148,7 +147,7 @@ export class OffersService {
       });
       await tx.post(
         topic,
-        { senderId: userId, kind: 'offer', content: DEAL_EVENTS.offerMade(actor, amount / 100) },
+        { senderId: userId, kind: 'offer', content: DEAL_EVENTS.offerMade(actor, centsToDollars(amount)) },
         { offer },
         'OFFER_RECEIVED',
       );
@@ -214,7 +213,7 @@ export class OffersService {
         {
           senderId: userId,
           kind: 'system',
-          content: DEAL_EVENTS.offerAccepted(actor, cents(offer.amount_cents)),
+          content: DEAL_EVENTS.offerAccepted(actor, centsToDollars(offer.amount_cents)),
         },
         { offer: accepted },
         'OFFER_ANSWERED',
@@ -234,7 +233,7 @@ export class OffersService {
           {
             senderId: listing.seller_id,
             kind: 'system',
-            content: DEAL_EVENTS.offerDeclinedReserved(cents(other.amount_cents)),
+            content: DEAL_EVENTS.offerDeclinedReserved(centsToDollars(other.amount_cents)),
           },
           { offer: other },
           'OFFER_ANSWERED',
@@ -256,7 +255,7 @@ export class OffersService {
         {
           senderId: userId,
           kind: 'system',
-          content: DEAL_EVENTS.offerDeclined(await this.name(tx, userId), cents(offer.amount_cents)),
+          content: DEAL_EVENTS.offerDeclined(await this.name(tx, userId), centsToDollars(offer.amount_cents)),
         },
         { offer: row },
         'OFFER_ANSWERED',
@@ -280,7 +279,11 @@ export class OffersService {
       const old = await this.setStatus(tx, offer, 'COUNTERED');
       await tx.post(
         topic,
-        { senderId: userId, kind: 'system', content: DEAL_EVENTS.offerCountered(actor, amount / 100) },
+        {
+          senderId: userId,
+          kind: 'system',
+          content: DEAL_EVENTS.offerCountered(actor, centsToDollars(amount)),
+        },
         { offer: old },
       );
       const next = await this.insertOffer(tx, {
@@ -292,7 +295,7 @@ export class OffersService {
       });
       await tx.post(
         topic,
-        { senderId: userId, kind: 'offer', content: DEAL_EVENTS.offerMade(actor, amount / 100) },
+        { senderId: userId, kind: 'offer', content: DEAL_EVENTS.offerMade(actor, centsToDollars(amount)) },
         { offer: next },
         'OFFER_RECEIVED',
       );
@@ -312,7 +315,10 @@ export class OffersService {
         {
           senderId: userId,
           kind: 'system',
-          content: DEAL_EVENTS.offerWithdrawn(await this.name(tx, userId), cents(offer.amount_cents)),
+          content: DEAL_EVENTS.offerWithdrawn(
+            await this.name(tx, userId),
+            centsToDollars(offer.amount_cents),
+          ),
         },
         { offer: row },
       );
@@ -400,7 +406,11 @@ export class OffersService {
       const row = await this.setStatus(tx, offer, 'EXPIRED');
       await tx.post(
         DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id),
-        { senderId: 0, kind: 'system', content: DEAL_EVENTS.offerExpired(cents(offer.amount_cents)) },
+        {
+          senderId: 0,
+          kind: 'system',
+          content: DEAL_EVENTS.offerExpired(centsToDollars(offer.amount_cents)),
+        },
         { offer: row },
         'OFFER_ANSWERED',
       );

@@ -1,4 +1,4 @@
-import type { ChatMessage, Deal, Meetup, Offer } from '@campus/contract';
+import { centsToDollars, type ChatMessage, type Deal, type Meetup, type Offer } from '@campus/contract';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, DealsTable, MeetupsTable, OffersTable } from '../db/schema.js';
 
@@ -16,7 +16,7 @@ export function toOffer(r: OfferRow): Offer {
     roomId: r.room_id,
     buyerId: r.buyer_id,
     byId: r.by_id,
-    amount: r.amount_cents / 100,
+    amount: centsToDollars(r.amount_cents),
     status: r.status,
     createdAt: iso(r.created_at),
     expiresAt: iso(r.expires_at),
@@ -45,7 +45,7 @@ export function toDeal(r: DealRow): Deal {
     listingName: r.listing_name,
     sellerId: r.seller_id,
     buyerId: r.buyer_id,
-    price: r.price_cents / 100,
+    price: centsToDollars(r.price_cents),
     completedAt: iso(r.completed_at),
   };
 }

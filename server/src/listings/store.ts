@@ -1,4 +1,10 @@
-import type { Category, Condition, Listing, ListingPhoto } from '@campus/contract';
+import {
+  centsToDollars,
+  type Category,
+  type Condition,
+  type Listing,
+  type ListingPhoto,
+} from '@campus/contract';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, ListingPhotosTable, ListingsTable } from '../db/schema.js';
@@ -346,7 +352,7 @@ export function toListing(row: ListingWithSeller, photos: readonly PhotoRow[] = 
     name: row.name,
     description: row.description,
     category: row.category as Category,
-    price: row.price_cents / 100,
+    price: centsToDollars(row.price_cents),
     imageUrl: row.image_key ? urlForKey(row.image_key) : null,
     thumbnailUrl: row.thumb_key ? urlForKey(row.thumb_key) : null,
     imageVariants: imageVariants(row.image_key),

@@ -1,4 +1,4 @@
-import { NOTIFICATION_LIMITS } from '@campus/contract';
+import { formatCents, NOTIFICATION_LIMITS } from '@campus/contract';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
@@ -6,9 +6,6 @@ import type { ListingRow } from '../listings/store.js';
 import { notify } from './service.js';
 
 type Executor = Kysely<Database>;
-
-const dollars = (cents: number) =>
-  `$${(cents / 100).toFixed(cents % 100 === 0 ? 0 : 2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
 
 const listingLink = (id: number) => `/single_listing/${id}`;
 
@@ -25,7 +22,7 @@ export async function notifySavedSearchMatch(
     userId,
     type: 'SAVED_SEARCH_MATCH',
     title: `New listing for ${what}`,
-    body: `${listing.name} — ${dollars(listing.price_cents)}`,
+    body: `${listing.name} — ${formatCents(listing.price_cents)}`,
     link: listingLink(listing.id),
     subjectId: listing.id,
   });
@@ -43,7 +40,7 @@ export async function notifyWantedMatch(
     userId,
     type: 'WANTED_MATCH',
     title: `Someone is selling what you want: “${wantedTitle.slice(0, 60)}”`,
-    body: `${listing.name} — ${dollars(listing.price_cents)}`,
+    body: `${listing.name} — ${formatCents(listing.price_cents)}`,
     link: listingLink(listing.id),
     subjectId: listing.id,
   });
@@ -106,7 +103,7 @@ export async function announcePriceDrop(
       userId: user_id,
       type: 'PRICE_DROP',
       title: `Price drop: ${listing.name}`,
-      body: `Now ${dollars(listing.price_cents)} (was ${dollars(baseline)}, ${percent} % less).`,
+      body: `Now ${formatCents(listing.price_cents)} (was ${formatCents(baseline)}, ${percent} % less).`,
       link: listingLink(listing.id),
       subjectId: listing.id,
     });

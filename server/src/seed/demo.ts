@@ -4,6 +4,7 @@
  * Idempotent: does nothing when the demo students already exist.
  */
 import path from 'node:path';
+import { dollarsAsCents } from '@campus/contract';
 import { loadConfig } from '../config.js';
 import { findUserByEmail, hashPassword, insertVerifiedUser } from '../accounts/index.js';
 import { openDb } from '../db/connection.js';
@@ -44,7 +45,7 @@ try {
         name: l.name,
         description: l.description,
         category: l.category,
-        priceCents: Math.round(Number(l.price) * 100),
+        priceCents: dollarsAsCents(Number(l.price)),
         imageKey: photo.imageKey,
         thumbKey: photo.thumbKey,
         now: at,

@@ -1,4 +1,10 @@
-import type { Category, Condition, SavedSearch, WantedPost } from '@campus/contract';
+import {
+  centsToDollars,
+  type Category,
+  type Condition,
+  type SavedSearch,
+  type WantedPost,
+} from '@campus/contract';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, SavedSearchesTable, WantedPostsTable } from '../db/schema.js';
 import type { ListingWithSeller } from '../listings/store.js';
@@ -15,8 +21,8 @@ export function toSavedSearch(r: SavedSearchRow): SavedSearch {
     id: r.id,
     query: r.query,
     categories: list(r.categories) as Category[],
-    priceMin: r.price_min_cents === null ? null : r.price_min_cents / 100,
-    priceMax: r.price_max_cents === null ? null : r.price_max_cents / 100,
+    priceMin: r.price_min_cents === null ? null : centsToDollars(r.price_min_cents),
+    priceMax: r.price_max_cents === null ? null : centsToDollars(r.price_max_cents),
     conditions: list(r.conditions) as Condition[],
     courseCode: r.course_code,
     createdAt: new Date(Number(r.created_at)).toISOString(),
@@ -29,7 +35,7 @@ export function toWanted(r: WantedRow, now: number): WantedPost {
     title: r.title,
     description: r.description,
     category: r.category as Category,
-    maxPrice: r.max_price_cents === null ? null : r.max_price_cents / 100,
+    maxPrice: r.max_price_cents === null ? null : centsToDollars(r.max_price_cents),
     courseCode: r.course_code,
     author: { id: r.user_id, firstName: r.first_name, lastName: r.last_name },
     createdAt: new Date(Number(r.created_at)).toISOString(),

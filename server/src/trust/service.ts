@@ -1,4 +1,5 @@
 import {
+  centsToDollars,
   REVIEW_WINDOW_MS,
   TRUST_LIMITS,
   TRUST_MESSAGES,
@@ -261,7 +262,7 @@ export class TrustService {
         listingName: d.listing_name,
         sellerId: d.seller_id,
         buyerId: d.buyer_id,
-        price: d.price_cents / 100,
+        price: centsToDollars(d.price_cents),
         completedAt: store.iso(d.completed_at),
         role: d.seller_id === me ? 'SELLER' : 'BUYER',
         counterpart: { id: otherId, firstName: other?.first_name ?? '', lastName: other?.last_name ?? '' },

@@ -1,20 +1,14 @@
-import { LIMITS, MESSAGES } from '@campus/contract';
+import { codeSchema, emailSchema, LIMITS } from '@campus/contract';
+import { firstError } from '../../ui/schemaErrors';
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
+/** The contract's e-mail rule and messages (required, at most 254 characters, an address). */
 export function emailError(email: string): string | null {
-  const value = email.trim();
-  if (!value) return MESSAGES.emailRequired;
-  if (value.length > LIMITS.emailMax || !EMAIL_PATTERN.test(value)) return MESSAGES.emailInvalid;
-  return null;
+  return firstError(emailSchema, email);
 }
 
-/** A 6-digit e-mailed code (the client sends it as a number). */
+/** A 6-digit e-mailed code (the client sends it as a number): the contract's rule and messages. */
 export function codeError(code: string): string | null {
-  const value = code.trim();
-  if (!value) return MESSAGES.codeRequired;
-  if (!/^\d{6}$/.test(value)) return MESSAGES.codeInvalidFormat;
-  return null;
+  return firstError(codeSchema, code.trim() === '' ? undefined : code);
 }
 
 /** Keeps only digits (pasted codes often carry spaces). */

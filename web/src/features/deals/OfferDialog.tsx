@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { DEALS_LIMITS, DEALS_MESSAGES, type Listing } from '@campus/contract';
+import { DEALS_LIMITS, DEALS_MESSAGES, formatDollars, type Listing } from '@campus/contract';
 import { makeOffer } from '../../api/deals';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { TextField } from '../../ui/TextField';
-import { formatPrice } from '../listings/format';
 import { checkAmount } from './rules';
 import { useDealAction } from './useDealAction';
 
@@ -40,7 +39,7 @@ export function OfferDialog({
       open={open}
       onClose={onClose}
       title={DEALS_MESSAGES.makeOffer}
-      description={`${listing.name} · asking ${formatPrice(listing.price)}`}
+      description={`${listing.name} · asking ${formatDollars(listing.price)}`}
     >
       <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
         <TextField

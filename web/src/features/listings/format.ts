@@ -2,12 +2,13 @@ import type { Listing } from '@campus/contract';
 import { calendarDate, liveBasis, type TimeBasis } from '../../ui/timeBasis';
 
 /*
- * Prices and "listed … ago" are on every card of the first screen. They used to come from
- * `Intl.NumberFormat`, `Intl.RelativeTimeFormat` and `Intl.DateTimeFormat` built when this module
- * loaded, and the first Intl object a page builds makes the browser load its locale data: ≈ 25 ms
- * on a desktop core, ≈ 100–150 ms of blocked main thread on a mid-range phone (Lighthouse's 4×
- * slowdown), during the page's start-up. The app's wording is English (en-US) everywhere, so these
- * few fixed formats are written out here; format.test.ts checks them against Intl's output.
+ * "Listed … ago" is on every card of the first screen. It used to come from
+ * `Intl.RelativeTimeFormat` and `Intl.DateTimeFormat` built when this module loaded, and the first
+ * Intl object a page builds makes the browser load its locale data: ≈ 25 ms on a desktop core,
+ * ≈ 100–150 ms of blocked main thread on a mid-range phone (Lighthouse's 4× slowdown), during the
+ * page's start-up. The app's wording is English (en-US) everywhere, so these few fixed formats are
+ * written out here; format.test.ts checks them against Intl's output. Prices: the contract's
+ * money.ts, written out for the same reason.
  */
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -15,15 +16,6 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /** "1,234" for a whole non-negative number. */
 function grouped(whole: number): string {
   return String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** "$24", "$12.50", "$1,200": two decimals only when the price has cents (as en-US currency). */
-export function formatPrice(price: number): string {
-  if (!Number.isFinite(price)) return '$—';
-  // Prices are never negative (the contract refuses them).
-  const cents = Math.round(Math.max(0, price) * 100);
-  const rest = cents % 100;
-  return `$${grouped(Math.floor(cents / 100))}${rest === 0 ? '' : `.${String(rest).padStart(2, '0')}`}`;
 }
 
 type Unit = 'minute' | 'hour' | 'day';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { parseNextLink } from '../../api/listings';
-import { formatPrice } from './format';
 import { browseSource, rangeLabel, readBrowseParams } from './params';
 
 describe('parseNextLink', () => {
@@ -18,16 +17,6 @@ describe('parseNextLink', () => {
   it('is null without a next link', () => {
     expect(parseNextLink(null)).toBeNull();
     expect(parseNextLink('</a>; rel="prev"')).toBeNull();
-  });
-});
-
-describe('formatPrice', () => {
-  it('shows cents only when there are some', () => {
-    expect(formatPrice(24)).toBe('$24');
-    expect(formatPrice(12.5)).toBe('$12.50');
-    expect(formatPrice(45.5)).toBe('$45.50');
-    expect(formatPrice(1200)).toBe('$1,200');
-    expect(formatPrice(0.1 + 0.2)).toBe('$0.30');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Listing } from '@campus/contract';
-import type { ListingFormResult } from './components/ListingForm';
+import type { ListingFormResult } from './components/listingFormValues';
 import { changedFields } from './saveListing';
 
 const listing: Listing = {

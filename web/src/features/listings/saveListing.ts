@@ -1,4 +1,4 @@
-import { dollarsToCents, LIMITS, MESSAGES, type Listing } from '@campus/contract';
+import { dollarsAsCents, dollarsToCents, LIMITS, MESSAGES, type Listing } from '@campus/contract';
 import {
   addListingPhoto,
   createListing,
@@ -7,7 +7,7 @@ import {
   reorderListingPhotos,
   type ListingEdit,
 } from '../../api/listings';
-import type { ListingFormResult } from './components/ListingForm';
+import type { ListingFormResult } from './components/listingFormValues';
 import { compressPhoto } from './compressPhoto';
 
 export type SavePhase = 'compressing' | 'uploading';
@@ -50,7 +50,7 @@ export function changedFields(listing: Listing, form: ListingFormResult): Listin
   if (form.name !== listing.name) edit.name = form.name;
   if (form.description !== listing.description) edit.description = form.description;
   if (form.category !== listing.category) edit.category = form.category;
-  if (dollarsToCents(form.price) !== Math.round(listing.price * 100)) edit.price = form.price;
+  if (dollarsToCents(form.price) !== dollarsAsCents(listing.price)) edit.price = form.price;
   if (form.condition !== (listing.condition ?? null) && (form.condition !== null || listing.condition))
     edit.condition = form.condition;
   if (form.category === 'BOOKS') {

@@ -3,12 +3,9 @@ import {
   CATEGORY_LABELS,
   FORM_CATEGORIES,
   isCategory,
-  normalizeCourseCode,
   SELLING_LIMITS,
-  SELLING_MESSAGES,
-  MESSAGES,
   textbookFieldsApply,
-  dollarsToCents,
+  wantedSchema,
   type WantedPost,
 } from '@campus/contract';
 import { serverMessageOf } from '../../api/client';
@@ -17,6 +14,8 @@ import { Button } from '../../ui/Button';
 import { cx } from '../../ui/cx';
 import { ChevronDownIcon } from '../../ui/icons';
 import { inputClasses, TextField } from '../../ui/TextField';
+import { FieldError } from '../../ui/forms';
+import { fieldErrors } from '../../ui/schemaErrors';
 import { toast } from '../../ui/toast';
 
 export interface WantedPrefill {
@@ -49,14 +48,15 @@ export function WantedForm({
   const [busy, setBusy] = useState(false);
   const isBook = textbookFieldsApply(category);
 
+  /** The contract's wanted-post rules and messages; the course code only where the form shows it. */
   function validate(): Partial<Record<Field, string>> {
-    const found: Partial<Record<Field, string>> = {};
-    if (!title.trim()) found.title = SELLING_MESSAGES.wantedTitleRequired;
-    if (!category) found.category = MESSAGES.listingCategoryRequired;
-    if (maxPrice.trim() && dollarsToCents(maxPrice) === null) found.maxPrice = MESSAGES.priceInvalid;
-    if (isBook && courseCode.trim() && !normalizeCourseCode(courseCode))
-      found.courseCode = SELLING_MESSAGES.courseCodeInvalid;
-    return found;
+    return fieldErrors<Field>(wantedSchema, {
+      title,
+      category,
+      description,
+      maxPrice,
+      courseCode: isBook ? courseCode : undefined,
+    });
   }
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
@@ -64,7 +64,9 @@ export function WantedForm({
     if (busy) return;
     const found = validate();
     setErrors(found);
-    const first = (['title', 'category', 'maxPrice', 'courseCode'] as const).find((f) => found[f]);
+    const first = (['title', 'category', 'maxPrice', 'courseCode', 'description'] as const).find(
+      (f) => found[f],
+    );
     if (first || !isCategory(category)) {
       if (first) e.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
       return;
@@ -195,6 +197,7 @@ export function WantedForm({
           placeholder="Edition, size, colour, when you need it…"
           className={cx(inputClasses, 'h-auto resize-y border-slate-300 py-2.5 leading-relaxed')}
         />
+        <FieldError id={`${ids.description}-error`} message={errors.description} />
       </div>
       <p className="text-sm text-slate-600">
         Your post stays up for {SELLING_LIMITS.wantedDays} days. You can have {SELLING_LIMITS.wantedOpenMax}{' '}

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import {
   CATEGORIES,
   CATEGORY_LABELS,
+  formatDollars,
   isCategory,
   SELLING_MESSAGES,
   type Category,
@@ -22,7 +23,7 @@ import { Spinner } from '../../ui/Spinner';
 import { toast } from '../../ui/toast';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { LoadMore } from '../listings/components/LoadMore';
-import { formatPrice, listedAgo, sellerShortName } from '../listings/format';
+import { listedAgo, sellerShortName } from '../listings/format';
 import { WantedForm } from './WantedForm';
 import { useTimeBasis } from '../../ui/timeBasis';
 
@@ -76,7 +77,7 @@ function WantedCard({
         {post.title}
       </h3>
       <p className="mt-0.5 text-sm font-semibold text-brand-800">
-        {post.maxPrice !== null ? `Up to ${formatPrice(post.maxPrice)}` : 'Open to offers'}
+        {post.maxPrice !== null ? `Up to ${formatDollars(post.maxPrice)}` : 'Open to offers'}
       </p>
       {post.description && (
         <p className="mt-2 line-clamp-3 text-sm break-words whitespace-pre-line text-slate-700">

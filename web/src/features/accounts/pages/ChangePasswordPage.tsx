@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { LIMITS, MESSAGES, TIMINGS } from '@campus/contract';
+import { changePasswordSchema, LIMITS, MESSAGES, TIMINGS } from '@campus/contract';
+import { firstError } from '../../../ui/schemaErrors';
 import { changePassword } from '../../../api/accounts';
 import { ApiError } from '../../../api/client';
 import { Button } from '../../../ui/Button';
@@ -29,8 +30,10 @@ export default function ChangePasswordPage() {
     e.preventDefault();
     if (busy || done) return;
     const found: { currentPassword?: string; newPassword?: string } = {};
-    if (!currentPassword) found.currentPassword = MESSAGES.currentPasswordRequired;
-    if (newPassword.length < LIMITS.passwordMin) found.newPassword = MESSAGES.newPasswordTooShort;
+    const current = firstError(changePasswordSchema.shape.currentPassword, currentPassword);
+    if (current) found.currentPassword = current;
+    const next = firstError(changePasswordSchema.shape.newPassword, newPassword);
+    if (next) found.newPassword = next;
     setErrors(found);
     if (found.currentPassword || found.newPassword) {
       focusFirstError(formRef.current);

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { LIMITS, MESSAGES } from '@campus/contract';
+import { loginSchema, MESSAGES } from '@campus/contract';
+import { firstError } from '../../../ui/schemaErrors';
 import { logIn } from '../../../api/accounts';
 import { ApiError } from '../../../api/client';
 import { queryClient } from '../../../api/queryClient';
@@ -41,7 +42,8 @@ export default function LoginPage() {
     const found: Errors = {};
     const emailProblem = emailError(email);
     if (emailProblem) found.email = emailProblem;
-    if (password.length < LIMITS.passwordMin) found.password = MESSAGES.passwordTooShort;
+    const passwordProblem = firstError(loginSchema.shape.password, password);
+    if (passwordProblem) found.password = passwordProblem;
     setErrors(found);
     setUnverified(null);
     if (found.email || found.password) {

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { LIMITS, MESSAGES } from '@campus/contract';
+import { LIMITS, MESSAGES, resetConfirmSchema } from '@campus/contract';
+import { firstError } from '../../../ui/schemaErrors';
 import { confirmPasswordReset, requestPasswordReset } from '../../../api/accounts';
 import { ApiError } from '../../../api/client';
 import { Button } from '../../../ui/Button';
@@ -73,7 +74,8 @@ export default function ResetPasswordPage() {
     e.preventDefault();
     if (busy) return;
     const found: { newPassword?: string; code?: string } = {};
-    if (newPassword.length < LIMITS.passwordMin) found.newPassword = MESSAGES.newPasswordTooShort;
+    const next = firstError(resetConfirmSchema.shape.newPassword, newPassword);
+    if (next) found.newPassword = next;
     const codeProblem = codeError(code);
     if (codeProblem) found.code = codeProblem;
     setErrors(found);

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { LIMITS, MESSAGES } from '@campus/contract';
+import { LIMITS, MESSAGES, signUpSchema } from '@campus/contract';
+import { firstError } from '../../../ui/schemaErrors';
 import { signUp } from '../../../api/accounts';
 import { campusLabel, useCampusInfo } from '../../../api/campus';
 import { ApiError } from '../../../api/client';
@@ -28,11 +29,14 @@ function validate(v: Values): Errors {
     return { form: MESSAGES.giveAllDetails };
   }
   const errors: Errors = {};
-  if (!v.firstName.trim()) errors.firstName = MESSAGES.firstNameRequired;
-  if (!v.lastName.trim()) errors.lastName = MESSAGES.lastNameRequired;
+  const firstName = firstError(signUpSchema.shape.firstName, v.firstName);
+  if (firstName) errors.firstName = firstName;
+  const lastName = firstError(signUpSchema.shape.lastName, v.lastName);
+  if (lastName) errors.lastName = lastName;
   const email = emailError(v.email);
   if (email) errors.email = email;
-  if (v.password.length < LIMITS.passwordMin) errors.password = MESSAGES.passwordTooShort;
+  const password = firstError(signUpSchema.shape.password, v.password);
+  if (password) errors.password = password;
   return errors;
 }
 

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { CATEGORY_LABELS, type Listing } from '@campus/contract';
+import { CATEGORY_LABELS, formatDollars, type Listing } from '@campus/contract';
 import { useCurrentUser } from '../../../session/useCurrentUser';
 import { cx } from '../../../ui/cx';
 import { HeartIcon } from '../../../ui/icons';
-import { formatPrice, listedAgo } from '../format';
+import { listedAgo } from '../format';
 import type { SingleListingState } from '../navigation';
 import { ConditionChip } from './ConditionChip';
 import { ListingImage } from './ListingImage';
@@ -79,7 +79,7 @@ export function ListingCard({
         )}
       >
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-          <p className="text-lg font-bold text-brand-800 tabular-nums">{formatPrice(listing.price)}</p>
+          <p className="text-lg font-bold text-brand-800 tabular-nums">{formatDollars(listing.price)}</p>
           <ConditionChip condition={listing.condition} />
           {own && listing.saveCount !== undefined && listing.saveCount > 0 && (
             <span className="inline-flex items-center gap-1 text-xs font-semibold text-rose-700">

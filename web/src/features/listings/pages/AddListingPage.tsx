@@ -8,7 +8,8 @@ import { TagIcon } from '../../../ui/icons';
 import { PageContainer } from '../../../ui/PageContainer';
 import { toast } from '../../../ui/toast';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
-import { formValuesFromParams, ListingForm } from '../components/ListingForm';
+import { ListingForm } from '../components/ListingForm';
+import { formValuesFromParams } from '../components/listingFormValues';
 import { createFromForm, type SavePhase } from '../saveListing';
 
 /**

@@ -15,7 +15,8 @@ import { toast } from '../../../ui/toast';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
 import { patchListingEverywhere } from '../cache';
 import { existingPhotoItem } from '../components/PhotoPicker';
-import { ListingForm, type ListingFormValues } from '../components/ListingForm';
+import { ListingForm } from '../components/ListingForm';
+import type { ListingFormValues } from '../components/listingFormValues';
 import { listingFromState } from '../navigation';
 import { editFromForm, type SavePhase } from '../saveListing';
 

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { TRUST_MESSAGES, type DealWithReviews, type Review } from '@campus/contract';
+import { formatDollars, TRUST_MESSAGES, type DealWithReviews, type Review } from '@campus/contract';
 import { getDeals, trustKeys } from '../../../api/trust';
 import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
@@ -11,7 +11,6 @@ import { TagIcon } from '../../../ui/icons';
 import { PageContainer, PageHeader } from '../../../ui/PageContainer';
 import { Spinner } from '../../../ui/Spinner';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
-import { formatPrice } from '../../listings/format';
 import { RateDialog } from '../components/RateDialog';
 import { Stars } from '../components/Stars';
 import { formatDate } from '../format';
@@ -100,7 +99,7 @@ function DealCard({ deal, onRate }: { deal: DealWithReviews; onRate: () => void 
             {deal.listingName}
           </h2>
           <p className="mt-1 text-sm text-slate-700">
-            <span className="font-semibold text-brand-800 tabular-nums">{formatPrice(deal.price)}</span>
+            <span className="font-semibold text-brand-800 tabular-nums">{formatDollars(deal.price)}</span>
             {' · '}
             {deal.role === 'SELLER' ? 'Sold to ' : 'Bought from '}
             <Link
