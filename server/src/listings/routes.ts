@@ -10,33 +10,32 @@ import {
   messageResponse,
   pageQueryDoc,
   searchQueryDoc,
+  SELLING_MESSAGES,
 } from '@campus/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext, Principal } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import type { FastAnswer } from '../http/fast-lane.js';
 import { doc } from '../http/openapi.js';
+import {
+  LINK_HEADER_DOC as LINK,
+  encodeCursor,
+  nextLink,
+  parsePage,
+  type PageParams,
+  type RawQuery,
+} from '../http/paging.js';
+import { idParams, idSchema, parseId, pathId } from '../http/params.js';
 import { withUploadSlot, uploadRoutes } from '../http/uploads.js';
 import { discardIncoming } from '../media/index.js';
 import { editListing } from './edit.js';
 import { readCreateForm, readPhotoForm } from './form.js';
 import { cacheKey, type HotCache } from './hot-cache.js';
 import { RenderedListings, type Personaliser } from './personalise.js';
-import { parsePhotoId, type PhotosService } from './photos.js';
-import {
-  cursorKindFor,
-  encodeCursor,
-  nextLink,
-  parseCategory,
-  parseFilters,
-  parsePage,
-  parseSearchText,
-  parseSort,
-  type PageParams,
-  type RawQuery,
-} from './query.js';
+import type { PhotosService } from './photos.js';
+import { cursorKindFor, parseCategory, parseFilters, parseSearchText, parseSort } from './query.js';
 import type { ListingsService, Page } from './service.js';
 
 export interface ListingsRouteDeps {
@@ -45,20 +44,7 @@ export interface ListingsRouteDeps {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-const LINK = { link: 'The next page: `<url>; rel="next"` (absent on the last page)' };
-const listingIdParams = z.object({ id: z.number().int().min(1).max(999_999_999) });
-
-/** A listing id as a path names it: 1–9 digits, not 0; undefined otherwise. */
-function parseListingId(raw: string): number | undefined {
-  return /^\d{1,9}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : undefined;
-}
-
-function listingId(request: FastifyRequest): number {
-  const id = parseListingId((request.params as { id?: string }).id ?? '');
-  if (id === undefined) throw badRequest(MESSAGES.listingIdInvalid);
-  return id;
-}
+const listingId = (request: FastifyRequest) => pathId(request, MESSAGES.listingIdInvalid);
 
 /** The hot cache's key of one listing's answer. */
 const listingKey = (id: number) => `/listing/${id}`;
@@ -127,7 +113,7 @@ export function listingsRoutes(
     }
     app.fastLane.prefixGet('/listing/', (rest, principal) => {
       // The route's own id rule; anything else is Fastify's to answer.
-      const id = parseListingId(rest);
+      const id = parseId(rest);
       return id === undefined
         ? undefined
         : answerFromMemory(principal, cache.answer(listingKey(id))?.rendered);
@@ -348,7 +334,7 @@ export function listingsRoutes(
         tag: 'listings',
         auth: true,
         summary: 'One listing',
-        params: listingIdParams,
+        params: idParams,
         response: listingResponse,
         errors: [400, 404],
       }),
@@ -366,7 +352,7 @@ export function listingsRoutes(
         tag: 'listings',
         auth: true,
         summary: 'Edit a listing (seller only): any of the create fields, same rules; 30 edits an hour',
-        params: listingIdParams,
+        params: idParams,
         body: editListingDoc,
         response: listingResponse,
         errors: [400, 403, 404, 429],
@@ -378,7 +364,7 @@ export function listingsRoutes(
       },
     );
 
-    const photoParams = listingIdParams.extend({ photoId: z.number().int().min(1).max(2147483647) });
+    const photoParams = idParams.extend({ photoId: idSchema });
     await uploadRoutes(app, (uploads) =>
       uploads.post(
         '/listing/:id/photos',
@@ -386,7 +372,7 @@ export function listingsRoutes(
           tag: 'listings',
           auth: true,
           summary: 'Add one photo (seller only, at most 8 per listing)',
-          params: listingIdParams,
+          params: idParams,
           multipart: { files: ['image'] },
           status: 201,
           response: listingResponse,
@@ -424,7 +410,7 @@ export function listingsRoutes(
       }),
       async (request, reply) => {
         const id = listingId(request);
-        const photoId = parsePhotoId((request.params as { photoId?: string }).photoId);
+        const photoId = pathId(request, SELLING_MESSAGES.photoIdInvalid, 'photoId');
         await photos.remove(principalOf(request), id, photoId);
         return sendListing(request, reply, id);
       },
@@ -436,7 +422,7 @@ export function listingsRoutes(
         tag: 'listings',
         auth: true,
         summary: 'Reorder the photos (seller only): every photo id once; the first is the cover',
-        params: listingIdParams,
+        params: idParams,
         body: photoOrderDoc,
         response: listingResponse,
         errors: [400, 403, 404],
@@ -454,7 +440,7 @@ export function listingsRoutes(
         tag: 'listings',
         auth: true,
         summary: 'Toggle sold (owner only)',
-        params: listingIdParams,
+        params: idParams,
         response: listingResponse,
         errors: [400, 403, 404],
       }),
@@ -471,7 +457,7 @@ export function listingsRoutes(
         tag: 'listings',
         auth: true,
         summary: 'Delete a listing (owner only)',
-        params: listingIdParams,
+        params: idParams,
         response: messageResponse.extend({ id: z.number().int() }),
         errors: [400, 403, 404],
       }),

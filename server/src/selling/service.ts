@@ -16,7 +16,7 @@ import type { Database } from '../db/schema.js';
 import { HttpError, badRequest, notFound, parseOr400 } from '../http/errors.js';
 import type { ListingsModule } from '../listings/index.js';
 import * as listingStore from '../listings/store.js';
-import type { Cursor } from '../listings/query.js';
+import type { Cursor } from '../http/paging.js';
 import * as store from './store.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

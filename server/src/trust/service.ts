@@ -12,7 +12,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
-import { HttpError, badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
+import { HttpError, badRequest, conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import type { ListingsModule } from '../listings/index.js';
 import { RenderedListings } from '../listings/personalise.js';
 import * as listingStore from '../listings/store.js';
@@ -34,8 +34,6 @@ export interface RevealPayload {
   dealId: number;
 }
 const revealKey = (dealId: number) => `${REVEAL_JOB}:${dealId}`;
-
-const conflict = (message: string) => new HttpError(409, message);
 
 export interface Paged<T> {
   items: T[];
