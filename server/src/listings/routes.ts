@@ -14,40 +14,28 @@ import {
 } from '@campus/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext, Principal } from '../context.js';
+import type { AppContext } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
-import { notFound } from '../http/errors.js';
-import type { FastAnswer } from '../http/fast-lane.js';
 import { doc } from '../http/openapi.js';
-import {
-  LINK_HEADER_DOC as LINK,
-  encodeCursor,
-  nextLink,
-  parsePage,
-  type PageParams,
-  type RawQuery,
-} from '../http/paging.js';
-import { idParams, idSchema, parseId, pathId } from '../http/params.js';
+import { LINK_HEADER_DOC as LINK, parsePage, type RawQuery } from '../http/paging.js';
+import { idParams, idSchema, pathId } from '../http/params.js';
 import { withUploadSlot, uploadRoutes } from '../http/uploads.js';
 import { discardIncoming } from '../media/index.js';
 import { editListing } from './edit.js';
 import { readCreateForm, readPhotoForm } from './form.js';
-import { cacheKey, type HotCache } from './hot-cache.js';
+import type { HotCache } from './hot-cache.js';
+import { HotReads, JSON_TYPE } from './hot-reads.js';
 import { RenderedListings, type Personaliser } from './personalise.js';
 import type { PhotosService } from './photos.js';
 import { cursorKindFor, parseCategory, parseFilters, parseSearchText, parseSort } from './query.js';
-import type { ListingsService, Page } from './service.js';
+import type { ListingsService } from './service.js';
 
 export interface ListingsRouteDeps {
   personaliser: Personaliser;
   photos: PhotosService;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const listingId = (request: FastifyRequest) => pathId(request, MESSAGES.listingIdInvalid);
-
-/** The hot cache's key of one listing's answer. */
-const listingKey = (id: number) => `/listing/${id}`;
 
 /** Every listing call needs a bearer token (spec §6: only sign-up, verify, login, forgot are public). */
 export function listingsRoutes(
@@ -59,126 +47,8 @@ export function listingsRoutes(
   return async function routes(app: FastifyInstance): Promise<void> {
     app.addHook('preHandler', requireAuth(ctx));
 
-    /** A rendered answer as this caller sees it: from memory when it can (bodyNow), else with reads. */
-    const personalised = async (request: FastifyRequest, rendered: RenderedListings) => {
-      const principal = principalOf(request);
-      return personaliser.bodyNow(rendered, principal) ?? personaliser.body(rendered, principal);
-    };
-
-    /** Body: a JSON array, personalised; the next page, if any, in a Link header (design §3). */
-    const sendPage = async (request: FastifyRequest, reply: FastifyReply, page: Page) => {
-      if (page.next) reply.header('link', nextLink(request.url, encodeCursor(page.next)));
-      const body = await personaliser.body(new RenderedListings(page.listings, true), principalOf(request));
-      return reply.type(JSON_TYPE).send(body);
-    };
-
-    /**
-     * The hottest reads answered without a promise (reads ≥ 0.8 × a bare server): the
-     * cached rendering, the caller's blocks and saved listings all in memory, nothing to wait for.
-     * Undefined when any of them is not in memory: the caller then takes the path with reads.
-     */
-    const answerFromMemory = (
-      principal: Principal,
-      rendered: RenderedListings | undefined,
-      link?: string,
-    ): FastAnswer | undefined => {
-      if (!rendered) return undefined;
-      const hidden = service.hiddenSellersNow(principal.userId);
-      // A viewer who blocked someone: the page without those sellers, or no such listing.
-      if (!hidden || hidden.size > 0) return undefined;
-      const body = personaliser.bodyNow(rendered, principal);
-      return body === undefined ? undefined : { body, link };
-    };
-
-    const sentFromMemory = (
-      request: FastifyRequest,
-      reply: FastifyReply,
-      rendered: RenderedListings | undefined,
-      link?: string,
-    ): boolean => {
-      const answer = answerFromMemory(principalOf(request), rendered, link);
-      if (!answer) return false;
-      if (answer.link) reply.header('link', answer.link);
-      reply.type(JSON_TYPE).send(answer.body);
-      return true;
-    };
-
-    // The same reads before routing (http/fast-lane.ts): a first page of browsing, one listing.
-    for (const path of ['/listings', '/listings/recent']) {
-      const key = cacheKey(path, parsePage({}, 'browse'));
-      app.fastLane.exactGet(path, (principal) => {
-        const hit = cache.answer(key);
-        return answerFromMemory(principal, hit?.rendered, hit?.link);
-      });
-    }
-    app.fastLane.prefixGet('/listing/', (rest, principal) => {
-      // The route's own id rule; anything else is Fastify's to answer.
-      const id = parseId(rest);
-      return id === undefined
-        ? undefined
-        : answerFromMemory(principal, cache.answer(listingKey(id))?.rendered);
-    });
-
-    /**
-     * Answers that are the same for every caller, served from the hot cache when fresh, then
-     * personalised (savedByMe, seller counts) without parsing them again. Keyed by the parsed
-     * parameters (`cacheKey`), so the Link header is built from them too: unknown parameters are
-     * ignored, not echoed.
-     */
-    const cachedPage = (
-      request: FastifyRequest,
-      reply: FastifyReply,
-      path: string,
-      params: PageParams,
-      load: (excludeSellers?: readonly number[]) => Promise<Page>,
-    ): Promise<unknown> | undefined => {
-      const key = cacheKey(path, params);
-      const hit = cache.answer(key);
-      if (sentFromMemory(request, reply, hit?.rendered, hit?.link)) return undefined;
-      return loadPage(request, reply, key, load);
-    };
-
-    const loadPage = async (
-      request: FastifyRequest,
-      reply: FastifyReply,
-      key: string,
-      load: (excludeSellers?: readonly number[]) => Promise<Page>,
-    ) => {
-      // A viewer who blocked someone gets their own page without those sellers (never cached).
-      const userId = principalOf(request).userId;
-      const hidden = await service.hiddenSellersFor(userId);
-      if (hidden.size > 0) return sendPage(request, reply, await load([...hidden]));
-      const hit = cache.answer(key);
-      if (hit?.rendered) {
-        if (hit.link) reply.header('link', hit.link);
-        return reply.type(JSON_TYPE).send(await personalised(request, hit.rendered));
-      }
-      const page = await load();
-      const link = page.next ? nextLink(key, encodeCursor(page.next)) : undefined;
-      const rendered = new RenderedListings(page.listings, true);
-      cache.remember(key, rendered.plain, link, rendered);
-      if (link) reply.header('link', link);
-      return reply.type(JSON_TYPE).send(await personalised(request, rendered));
-    };
-
-    /** One listing as the caller sees it: the hot cache's rendering when the handler found one. */
-    const readListing = async (
-      request: FastifyRequest,
-      reply: FastifyReply,
-      id: number,
-      cached: RenderedListings | undefined,
-    ) => {
-      let rendered = cached;
-      if (!rendered) {
-        rendered = new RenderedListings([await service.get(id)], false);
-        cache.remember(listingKey(id), rendered.plain, undefined, rendered);
-      }
-      // The blocker no longer sees the blocked student's listings (safety).
-      const userId = principalOf(request).userId;
-      const hidden = await service.hiddenSellersFor(userId);
-      if (hidden.has(rendered.sellers[0] as number)) throw notFound(MESSAGES.listingNotFound);
-      return reply.type(JSON_TYPE).send(await personalised(request, rendered));
-    };
+    const reads = new HotReads(service, cache, personaliser);
+    reads.installFastLane(app);
 
     /** One listing as the caller sees it, read anew (after an edit). */
     const sendListing = async (request: FastifyRequest, reply: FastifyReply, id: number) => {
@@ -219,7 +89,7 @@ export function listingsRoutes(
 
     const browseAll = (request: FastifyRequest, reply: FastifyReply) => {
       const page = parsePage(request.query as RawQuery, 'browse');
-      return cachedPage(request, reply, request.routeOptions.url ?? '/listings', page, (excludeSellers) =>
+      return reads.page(request, reply, request.routeOptions.url ?? '/listings', page, (excludeSellers) =>
         service.browse({ ...page, excludeSellers }),
       );
     };
@@ -248,7 +118,7 @@ export function listingsRoutes(
       }),
       async (request, reply) => {
         const page = parsePage(request.query as RawQuery, 'browse');
-        return sendPage(request, reply, await service.mine(principalOf(request), page));
+        return reads.sendPage(request, reply, await service.mine(principalOf(request), page));
       },
     );
 
@@ -271,7 +141,7 @@ export function listingsRoutes(
         const sort = requested === 'relevance' ? 'newest' : requested;
         const page = parsePage(raw, cursorKindFor(sort, false));
         const hidden = await service.hiddenSellersFor(principalOf(request).userId);
-        return sendPage(
+        return reads.sendPage(
           request,
           reply,
           await service.browse({ ...filters, ...page, sort, excludeSellers: [...hidden] }),
@@ -298,7 +168,7 @@ export function listingsRoutes(
         const sort = parseSort(raw, 'relevance');
         const page = parsePage(raw, cursorKindFor(sort, text !== ''));
         const hidden = await service.hiddenSellersFor(principalOf(request).userId);
-        return sendPage(
+        return reads.sendPage(
           request,
           reply,
           await service.searchListings(text, filters, page.limit, page.cursor, sort, [...hidden]),
@@ -322,7 +192,7 @@ export function listingsRoutes(
       (request, reply) => {
         const category = parseCategory((request.params as { category: string }).category);
         const page = parsePage(request.query as RawQuery, 'browse');
-        return cachedPage(request, reply, `/listings/${category}`, page, (excludeSellers) =>
+        return reads.page(request, reply, `/listings/${category}`, page, (excludeSellers) =>
           service.browse({ categories: [category], ...page, excludeSellers }),
         );
       },
@@ -338,12 +208,7 @@ export function listingsRoutes(
         response: listingResponse,
         errors: [400, 404],
       }),
-      (request: FastifyRequest, reply: FastifyReply) => {
-        const id = listingId(request);
-        const cached = cache.answer(listingKey(id))?.rendered;
-        if (sentFromMemory(request, reply, cached)) return undefined;
-        return readListing(request, reply, id, cached);
-      },
+      (request: FastifyRequest, reply: FastifyReply) => reads.listing(request, reply, listingId(request)),
     );
 
     app.patch(
