@@ -11,8 +11,7 @@ import type { Transaction } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, conflict, notFound, parseOr400 } from '../http/errors.js';
-import type { ListingsModule } from '../listings/index.js';
-import type { ListingRow } from '../listings/store.js';
+import type { ListingRow, ListingsModule } from '../listings/index.js';
 
 export interface ReportRow {
   id: number;

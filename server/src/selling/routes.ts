@@ -17,9 +17,7 @@ import { doc } from '../http/openapi.js';
 import { LINK_HEADER_DOC as LINK, encodeCursor, nextLink, parsePage, type RawQuery } from '../http/paging.js';
 import { idParams, pathId } from '../http/params.js';
 import { z } from 'zod';
-import type { ListingsModule } from '../listings/index.js';
-import { RenderedListings } from '../listings/personalise.js';
-import { parseFilters } from '../listings/query.js';
+import { RenderedListings, parseFilters, type ListingsModule } from '../listings/index.js';
 import type { SellingService } from './service.js';
 
 export function sellingRoutes(ctx: AppContext, service: SellingService, listings: ListingsModule) {

@@ -15,7 +15,7 @@ import { doc } from '../http/openapi.js';
 import { LINK_HEADER_DOC as LINK, encodeCursor, nextLink, parsePage, type RawQuery } from '../http/paging.js';
 import { idParams, pathId } from '../http/params.js';
 import { withUploadSlot, uploadRoutes } from '../http/uploads.js';
-import { readPhotoForm } from '../listings/form.js';
+import { readPhotoForm } from '../listings/index.js';
 import { discardIncoming } from '../media/index.js';
 import type { TrustService } from './service.js';
 
