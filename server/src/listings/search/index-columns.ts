@@ -98,7 +98,7 @@ export class ListingColumns {
    */
   readonly postings = new Map<number, IntList>();
   scratch = scratchOf(1024);
-  /** Per-query bigram position masks (see search), name and description per slot, zeroed as read. */
+  /** Per-query bigram position masks (bigram-filter.ts), name and description per slot, zeroed as read. */
   masks = new Int32Array(2 * 1024);
 
   /** Slots in use, live or retired. */
