@@ -10,6 +10,7 @@ const SERVER_UNIT_TESTS = [
   'server/src/chat/stomp/limits.test.ts',
   'server/src/chat/stomp/server.test.ts',
   'server/src/http/auth.test.ts',
+  'server/src/http/params.test.ts',
   'server/src/http/request-logger.test.ts',
   'server/src/listings/search/fuse-score.test.ts',
   'server/src/listings/search/piece-verify.test.ts',

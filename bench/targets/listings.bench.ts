@@ -30,28 +30,15 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CONDITIONS, conditionApplies } from '@campus/contract';
-import autocannon from 'autocannon';
-import { openDb, type Db } from '../../server/src/db/connection.js';
+import { openDb } from '../../server/src/db/connection.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
-import { TokenService } from '../../server/src/http/tokens.js';
 import { createPgDatabase } from '../../server/test/pg-database.js';
 import { seededRandom } from '../../server/test/random.js';
 import { LiveSearchIndex } from '../../server/src/listings/search/live-index.js';
 import { startAppServer, type AppServer } from '../lib/app-server.js';
-import { startBareServer } from '../lib/bare.js';
-import { BENCH_QUERIES, syntheticListings, type SyntheticListing } from '../lib/corpus.js';
+import { BENCH_QUERIES } from '../lib/corpus.js';
 import { reportMode, writeReport } from '../lib/report.js';
-import {
-  BENCH_COURSES,
-  agent,
-  agreement,
-  filterParams,
-  fuseOver,
-  get,
-  sellingParams,
-  type Unsold,
-} from './listings-queries.js';
+import { agent, agreement, filterParams, fuseOver, get, sellingParams } from './listings-queries.js';
 import {
   curveSection,
   agreementText,
@@ -62,6 +49,8 @@ import {
   type Percentiles,
   type Throughput,
 } from './listings-report.js';
+import { seed } from './listings-seed.js';
+import { throughput, type RunSettings } from './listings-throughput.js';
 const CURVE = process.env.BENCH_CURVE?.split(',').map((n) => Number(n.trim()));
 let LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
@@ -76,89 +65,15 @@ const PG_URL =
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/test';
 const JWT_SECRET = randomBytes(32).toString('hex');
-const SELLERS = 50;
 const SLOWEST = Number(process.env.BENCH_SLOWEST ?? 0);
 /** BENCH_READS=0 skips the read-throughput pairs (latency and agreement only). */
 const READS = process.env.BENCH_READS !== '0';
+const RUN: RunSettings = { connections: CONNECTIONS, seconds: SECONDS, repeats: REPEATS };
 
 function percentiles(samples: number[]): Percentiles {
   const s = [...samples].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0;
   return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s[s.length - 1] ?? 0 };
-}
-
-interface Seeded {
-  tokens: string[];
-  someId: number;
-  unsold: Unsold;
-}
-
-async function seed(db: Db): Promise<Seeded> {
-  const k = db.kysely;
-  const now = Date.now();
-  const users = Array.from({ length: SELLERS }, (_, i) => ({
-    email: `bench${i}@msu.edu`,
-    first_name: `Bench${i}`,
-    last_name: 'Seller',
-    password_hash: 'x',
-    verified: 1,
-    token_version: 0,
-    created_at: now,
-  }));
-  const inserted = await k.insertInto('users').values(users).returning(['id', 'email']).execute();
-  const docs = syntheticListings(LISTINGS);
-  const rand = seededRandom(7);
-  const batch = db.dialect === 'sqlite' ? 500 : 1000;
-  await k.transaction().execute(async (trx) => {
-    for (let i = 0; i < docs.length; i += batch) {
-      const rows = docs.slice(i, i + batch).map((d, j) => {
-        const n = i + j;
-        // Spread over the past ~35 days, oldest first; ~10 % sold.
-        const at = now - (docs.length - n) * 30_000;
-        return {
-          seller_id: inserted[n % inserted.length]?.id ?? 1,
-          name: d.name,
-          description: d.description,
-          category: d.category,
-          price_cents: d.priceCents,
-          image_key: null,
-          thumb_key: null,
-          is_sold: rand() < 0.1 ? 1 : 0,
-          // Section B: most goods carry a condition; books a course code (the search filters on both).
-          condition:
-            conditionApplies(d.category) && rand() < 0.8
-              ? CONDITIONS[Math.floor(rand() * CONDITIONS.length)]!
-              : null,
-          course_code:
-            d.category === 'BOOKS' && rand() < 0.7
-              ? BENCH_COURSES[Math.floor(rand() * BENCH_COURSES.length)]!
-              : null,
-          created_at: at,
-          updated_at: at,
-        };
-      });
-      await trx.insertInto('listings').values(rows).execute();
-    }
-  });
-  if (db.dialect === 'postgres') await (await import('kysely')).sql`analyze`.execute(k);
-  const tokens = new TokenService(JWT_SECRET, Date.now);
-  const rows = await k.selectFrom('listings').select(['id', 'is_sold']).orderBy('id', 'asc').execute();
-  const unsold = rows.flatMap((r, i) => (r.is_sold ? [] : [{ ...(docs[i] as SyntheticListing), id: r.id }]));
-  const some = await k
-    .selectFrom('listings')
-    .select('id')
-    .where('is_sold', '=', 0)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .offset(50)
-    .executeTakeFirstOrThrow();
-  return {
-    tokens: await Promise.all(
-      inserted.slice(0, 4).map((u) => tokens.issue({ userId: u.id, email: u.email, tokenVersion: 0 })),
-    ),
-    someId: some.id,
-    unsold,
-  };
 }
 
 /** BENCH_CPU_PROF=dir writes the server's CPU profile there (node --cpu-prof) when it stops. */
@@ -186,64 +101,6 @@ async function latency(port: number, token: string, urls: string[], label?: stri
   return percentiles(samples);
 }
 
-async function cannon(port: number, url: string, token?: string): Promise<autocannon.Result> {
-  return autocannon({
-    url: `http://127.0.0.1:${port}${url}`,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-  });
-}
-
-async function throughput(appPort: number, token: string, url: string, workDir: string): Promise<Throughput> {
-  const sample = await get(appPort, url, token);
-  if (sample.status !== 200) throw new Error(`${url} -> ${sample.status}`);
-  // The same bytes: status, body and every header the app sent (lib/bare.ts).
-  const bare = await startBareServer(sample, workDir);
-  try {
-    // Warm both, then measure alternately: app, bare. Both get the same request (the student's
-    // bearer token: the bare server parses that header too) and answer the same bytes.
-    for (const port of [appPort, bare.port]) {
-      await autocannon({
-        url: `http://127.0.0.1:${port}${url}`,
-        connections: CONNECTIONS,
-        duration: 2,
-        headers: { authorization: `Bearer ${token}` },
-      });
-    }
-    // Pairs back to back, alternating which goes first, so that a change in the machine's load
-    // (other engineers' work) hits both sides of a ratio alike; the median pair is reported.
-    const pairs: Array<{ app: autocannon.Result; bare: autocannon.Result; ratio: number }> = [];
-    for (let i = 0; i < REPEATS; i += 1) {
-      let appRun: autocannon.Result;
-      let bareRun: autocannon.Result;
-      if (i % 2 === 0) {
-        appRun = await cannon(appPort, url, token);
-        bareRun = await cannon(bare.port, url, token);
-      } else {
-        bareRun = await cannon(bare.port, url, token);
-        appRun = await cannon(appPort, url, token);
-      }
-      if (appRun.non2xx > 0) throw new Error(`${url}: ${appRun.non2xx} non-2xx answers from the app`);
-      pairs.push({ app: appRun, bare: bareRun, ratio: appRun.requests.average / bareRun.requests.average });
-    }
-    const sorted = [...pairs].sort((a, b) => a.ratio - b.ratio);
-    const median = sorted[Math.floor(sorted.length / 2)]!;
-    return {
-      path: url,
-      app: median.app.requests.average,
-      bare: median.bare.requests.average,
-      ratio: median.ratio,
-      ratios: pairs.map((p) => p.ratio),
-      appP99: median.app.latency.p99,
-      bareP99: median.bare.latency.p99,
-      bytes: sample.body.length,
-    };
-  } finally {
-    await bare.stop();
-  }
-}
-
 async function runDialect(dialect: string): Promise<DialectResult | string> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench-listings-'));
   let databaseUrl: string | undefined;
@@ -262,7 +119,7 @@ async function runDialect(dialect: string): Promise<DialectResult | string> {
     const db = openDb({ databaseUrl, dataDir });
     await migrateToLatest(db);
     let t = performance.now();
-    const { tokens, someId, unsold } = await seed(db);
+    const { tokens, someId, unsold } = await seed(db, LISTINGS, JWT_SECRET);
     const seedSeconds = (performance.now() - t) / 1000;
     console.log(`[${dialect}] seeded ${LISTINGS} listings in ${seedSeconds.toFixed(1)} s`);
     // The index the server builds at start-up, built here on the same database with the same code.
@@ -357,7 +214,7 @@ async function runDialect(dialect: string): Promise<DialectResult | string> {
 
     const results: Throughput[] = [];
     for (const url of CURVE || !READS ? [] : ['/listings/recent', `/listing/${someId}`]) {
-      const r = await throughput(app.port, token, url, dataDir);
+      const r = await throughput(RUN, app.port, token, url, dataDir);
       results.push(r);
       console.log(
         `[${dialect}] ${url}: app ${r.app.toFixed(0)} req/s, bare node:http ${r.bare.toFixed(0)} req/s, median ratio ${r.ratio.toFixed(2)} of ${r.ratios.map((x) => x.toFixed(2)).join(', ')}`,

@@ -1,5 +1,4 @@
 import {
-  ERROR_CODES,
   LIMITS,
   MESSAGES,
   type ChangePasswordPayload,
@@ -9,7 +8,7 @@ import {
 import type { Transaction } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
 import type { CodePurpose, Database } from '../db/schema.js';
-import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import { JOB_PRIORITY } from '../jobs/index.js';
 import { enqueueCodeMail } from './code-mail.js';
 import { codeMatches, generateCode, hashCode } from './codes.js';
@@ -70,7 +69,7 @@ export class AccountsService {
     }
     if (isCommonPassword(input.password)) throw badRequest(MESSAGES.passwordTooCommon);
     const existing = await store.findUserByEmail(this.db, input.email);
-    if (existing?.verified) throw new HttpError(409, MESSAGES.emailAlreadyRegistered, ERROR_CODES.conflict);
+    if (existing?.verified) throw conflict(MESSAGES.emailAlreadyRegistered);
     const passwordHash = await hashPassword(input.password);
     const code = generateCode();
     const now = this.ctx.clock();

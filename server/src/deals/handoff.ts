@@ -9,8 +9,8 @@ import {
   type HandoffCode,
 } from '@campus/contract';
 import type { AppContext } from '../context.js';
-import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
-import { conflict, JOB_RESERVATION_LAPSE } from './offers.js';
+import { badRequest, conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
+import { JOB_RESERVATION_LAPSE } from './offers.js';
 import { announceDealConfirmed } from '../notifications/deal-notices.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';

@@ -9,9 +9,9 @@ import {
 } from '@campus/contract';
 import { createEvent } from 'ics';
 import type { AppContext } from '../context.js';
-import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
+import { badRequest, conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { assertNotBlocked, scamFlags } from '../safety/index.js';
-import { conflict, type OffersService } from './offers.js';
+import type { OffersService } from './offers.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
 

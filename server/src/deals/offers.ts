@@ -8,14 +8,12 @@ import {
   type Offer,
 } from '@campus/contract';
 import type { AppContext } from '../context.js';
-import { forbidden, HttpError, notFound, parseOr400 } from '../http/errors.js';
+import { conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { assertNotBlocked } from '../safety/index.js';
 import { cancelOpenMeetups } from './meetup-rules.js';
 import { assertOfferBudget, takeConversationSlot } from './offer-limits.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
-
-export const conflict = (message: string) => new HttpError(409, message);
 
 export const JOB_OFFER_EXPIRE = 'deals.offer-expire';
 export const JOB_RESERVATION_LAPSE = 'deals.reservation-lapse';

@@ -13,21 +13,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
-import { badRequest } from '../http/errors.js';
 import { doc } from '../http/openapi.js';
-import { encodeCursor, nextLink, parsePage, type RawQuery } from '../listings/query.js';
+import { LINK_HEADER_DOC, encodeCursor, nextLink, parsePage, type RawQuery } from '../http/paging.js';
+import { idParams, pathId } from '../http/params.js';
 import type { HandoffService } from './handoff.js';
 import type { MeetupsService } from './meetups.js';
 import type { OffersService } from './offers.js';
 
-/** A positive id from the path, within PostgreSQL's integer range. */
-function pathId(request: FastifyRequest, message: string): number {
-  const raw = (request.params as Record<string, string | undefined>).id ?? '';
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2147483647) throw badRequest(message);
-  return Number(raw);
-}
-
-const idParams = z.object({ id: z.number().int().min(1).max(2147483647) });
 const tag = 'deals';
 
 export function dealsRoutes(
@@ -71,7 +63,7 @@ export function dealsRoutes(
         params: idParams,
         query: pageQueryDoc,
         response: z.array(offerResponse),
-        headers: { link: 'The next page: `<url>; rel="next"` (absent on the last page)' },
+        headers: LINK_HEADER_DOC,
         errors: [400, 404],
       }),
       async (request, reply) => {

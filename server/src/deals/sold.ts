@@ -1,7 +1,8 @@
 import { DEALS_MESSAGES, DEAL_EVENTS } from '@campus/contract';
 import type { AppContext } from '../context.js';
-import type { ListingRow } from '../listings/store.js';
-import { conflict, type OffersService } from './offers.js';
+import type { ListingRow } from '../listings/index.js';
+import { conflict } from '../http/errors.js';
+import type { OffersService } from './offers.js';
 import * as store from './store.js';
 import { inDealsTx, type DealsDeps } from './tx.js';
 

@@ -25,6 +25,8 @@ export const forbidden = (message: string = MESSAGES.forbidden) =>
   new HttpError(403, message, ERROR_CODES.forbidden);
 export const notFound = (message: string = MESSAGES.notFound) =>
   new HttpError(404, message, ERROR_CODES.notFound);
+/** The request is fine but the thing's current state refuses it (already done, no longer open, …). */
+export const conflict = (message: string) => new HttpError(409, message, ERROR_CODES.conflict);
 
 function codeForStatus(status: number): string {
   if (status === 401) return ERROR_CODES.unauthorized;

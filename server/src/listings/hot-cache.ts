@@ -1,5 +1,5 @@
 import type { RenderedListings } from './personalise.js';
-import { encodeCursor, type PageParams } from './query.js';
+import { encodeCursor, type PageParams } from '../http/paging.js';
 
 /**
  * Serialized answers of the hottest listing reads (first pages of browse, GET /listing/{id}),

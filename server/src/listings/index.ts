@@ -11,8 +11,23 @@ import { ShardedSearchIndex } from './search/sharded-index.js';
 import { WorkerSearchIndex } from './search/worker-index.js';
 import { ListingsService } from './service.js';
 
+// What other modules use of listings: they import nothing else from listings/.
 export { ListingsService } from './service.js';
-export { toListing } from './store.js';
+export type { ListingRow, ListingWithSeller } from './store.js';
+/** Row reads (and the demo seed's writes), each taking `db` or a transaction first. */
+export {
+  browse as browseListingRows,
+  findById as findListingRow,
+  insertListing,
+  isRemoved as isListingRemoved,
+  toggleSold as toggleListingSold,
+  toListing,
+  toListings,
+} from './store.js';
+export { RenderedListings } from './personalise.js';
+export { parseFilters } from './query.js';
+export { readPhotoForm } from './form.js';
+export { queryMatches } from './search/match-one.js';
 
 /** What other modules (selling) build on. */
 export interface ListingsModule {

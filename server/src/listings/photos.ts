@@ -1,4 +1,4 @@
-import { SELLING_LIMITS, SELLING_MESSAGES, type Listing } from '@campus/contract';
+import { SELLING_LIMITS, SELLING_MESSAGES, isDbId, type Listing } from '@campus/contract';
 import { sql, type Transaction } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
@@ -156,7 +156,7 @@ export class PhotosService {
     if (
       !Array.isArray(ids) ||
       ids.length === 0 ||
-      !ids.every((v) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0 && v <= 2147483647) ||
+      !ids.every((v) => typeof v === 'number' && isDbId(v)) ||
       new Set(ids).size !== ids.length
     )
       throw badRequest(SELLING_MESSAGES.photoOrderInvalid);
@@ -180,12 +180,4 @@ export class PhotosService {
     await this.listings.written(row);
     return this.listings.get(id);
   }
-}
-
-/** A photo id from the path: 1..2147483647 (PostgreSQL integer). */
-export function parsePhotoId(raw: string | undefined): number {
-  const text = raw ?? '';
-  if (!/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > 2147483647)
-    throw badRequest(SELLING_MESSAGES.photoIdInvalid);
-  return Number(text);
 }

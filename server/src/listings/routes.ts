@@ -10,58 +10,32 @@ import {
   messageResponse,
   pageQueryDoc,
   searchQueryDoc,
+  SELLING_MESSAGES,
 } from '@campus/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext, Principal } from '../context.js';
+import type { AppContext } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
-import { badRequest, notFound } from '../http/errors.js';
-import type { FastAnswer } from '../http/fast-lane.js';
 import { doc } from '../http/openapi.js';
+import { LINK_HEADER_DOC as LINK, parsePage, type RawQuery } from '../http/paging.js';
+import { idParams, idSchema, pathId } from '../http/params.js';
 import { withUploadSlot, uploadRoutes } from '../http/uploads.js';
 import { discardIncoming } from '../media/index.js';
 import { editListing } from './edit.js';
 import { readCreateForm, readPhotoForm } from './form.js';
-import { cacheKey, type HotCache } from './hot-cache.js';
+import type { HotCache } from './hot-cache.js';
+import { HotReads, JSON_TYPE } from './hot-reads.js';
 import { RenderedListings, type Personaliser } from './personalise.js';
-import { parsePhotoId, type PhotosService } from './photos.js';
-import {
-  cursorKindFor,
-  encodeCursor,
-  nextLink,
-  parseCategory,
-  parseFilters,
-  parsePage,
-  parseSearchText,
-  parseSort,
-  type PageParams,
-  type RawQuery,
-} from './query.js';
-import type { ListingsService, Page } from './service.js';
+import type { PhotosService } from './photos.js';
+import { cursorKindFor, parseCategory, parseFilters, parseSearchText, parseSort } from './query.js';
+import type { ListingsService } from './service.js';
 
 export interface ListingsRouteDeps {
   personaliser: Personaliser;
   photos: PhotosService;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-const LINK = { link: 'The next page: `<url>; rel="next"` (absent on the last page)' };
-const listingIdParams = z.object({ id: z.number().int().min(1).max(999_999_999) });
-
-/** A listing id as a path names it: 1–9 digits, not 0; undefined otherwise. */
-function parseListingId(raw: string): number | undefined {
-  return /^\d{1,9}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : undefined;
-}
-
-function listingId(request: FastifyRequest): number {
-  const id = parseListingId((request.params as { id?: string }).id ?? '');
-  if (id === undefined) throw badRequest(MESSAGES.listingIdInvalid);
-  return id;
-}
-
-/** The hot cache's key of one listing's answer. */
-const listingKey = (id: number) => `/listing/${id}`;
+const listingId = (request: FastifyRequest) => pathId(request, MESSAGES.listingIdInvalid);
 
 /** Every listing call needs a bearer token (spec §6: only sign-up, verify, login, forgot are public). */
 export function listingsRoutes(
@@ -73,126 +47,8 @@ export function listingsRoutes(
   return async function routes(app: FastifyInstance): Promise<void> {
     app.addHook('preHandler', requireAuth(ctx));
 
-    /** A rendered answer as this caller sees it: from memory when it can (bodyNow), else with reads. */
-    const personalised = async (request: FastifyRequest, rendered: RenderedListings) => {
-      const principal = principalOf(request);
-      return personaliser.bodyNow(rendered, principal) ?? personaliser.body(rendered, principal);
-    };
-
-    /** Body: a JSON array, personalised; the next page, if any, in a Link header (design §3). */
-    const sendPage = async (request: FastifyRequest, reply: FastifyReply, page: Page) => {
-      if (page.next) reply.header('link', nextLink(request.url, encodeCursor(page.next)));
-      const body = await personaliser.body(new RenderedListings(page.listings, true), principalOf(request));
-      return reply.type(JSON_TYPE).send(body);
-    };
-
-    /**
-     * The hottest reads answered without a promise (reads ≥ 0.8 × a bare server): the
-     * cached rendering, the caller's blocks and saved listings all in memory, nothing to wait for.
-     * Undefined when any of them is not in memory: the caller then takes the path with reads.
-     */
-    const answerFromMemory = (
-      principal: Principal,
-      rendered: RenderedListings | undefined,
-      link?: string,
-    ): FastAnswer | undefined => {
-      if (!rendered) return undefined;
-      const hidden = service.hiddenSellersNow(principal.userId);
-      // A viewer who blocked someone: the page without those sellers, or no such listing.
-      if (!hidden || hidden.size > 0) return undefined;
-      const body = personaliser.bodyNow(rendered, principal);
-      return body === undefined ? undefined : { body, link };
-    };
-
-    const sentFromMemory = (
-      request: FastifyRequest,
-      reply: FastifyReply,
-      rendered: RenderedListings | undefined,
-      link?: string,
-    ): boolean => {
-      const answer = answerFromMemory(principalOf(request), rendered, link);
-      if (!answer) return false;
-      if (answer.link) reply.header('link', answer.link);
-      reply.type(JSON_TYPE).send(answer.body);
-      return true;
-    };
-
-    // The same reads before routing (http/fast-lane.ts): a first page of browsing, one listing.
-    for (const path of ['/listings', '/listings/recent']) {
-      const key = cacheKey(path, parsePage({}, 'browse'));
-      app.fastLane.exactGet(path, (principal) => {
-        const hit = cache.answer(key);
-        return answerFromMemory(principal, hit?.rendered, hit?.link);
-      });
-    }
-    app.fastLane.prefixGet('/listing/', (rest, principal) => {
-      // The route's own id rule; anything else is Fastify's to answer.
-      const id = parseListingId(rest);
-      return id === undefined
-        ? undefined
-        : answerFromMemory(principal, cache.answer(listingKey(id))?.rendered);
-    });
-
-    /**
-     * Answers that are the same for every caller, served from the hot cache when fresh, then
-     * personalised (savedByMe, seller counts) without parsing them again. Keyed by the parsed
-     * parameters (`cacheKey`), so the Link header is built from them too: unknown parameters are
-     * ignored, not echoed.
-     */
-    const cachedPage = (
-      request: FastifyRequest,
-      reply: FastifyReply,
-      path: string,
-      params: PageParams,
-      load: (excludeSellers?: readonly number[]) => Promise<Page>,
-    ): Promise<unknown> | undefined => {
-      const key = cacheKey(path, params);
-      const hit = cache.answer(key);
-      if (sentFromMemory(request, reply, hit?.rendered, hit?.link)) return undefined;
-      return loadPage(request, reply, key, load);
-    };
-
-    const loadPage = async (
-      request: FastifyRequest,
-      reply: FastifyReply,
-      key: string,
-      load: (excludeSellers?: readonly number[]) => Promise<Page>,
-    ) => {
-      // A viewer who blocked someone gets their own page without those sellers (never cached).
-      const userId = principalOf(request).userId;
-      const hidden = await service.hiddenSellersFor(userId);
-      if (hidden.size > 0) return sendPage(request, reply, await load([...hidden]));
-      const hit = cache.answer(key);
-      if (hit?.rendered) {
-        if (hit.link) reply.header('link', hit.link);
-        return reply.type(JSON_TYPE).send(await personalised(request, hit.rendered));
-      }
-      const page = await load();
-      const link = page.next ? nextLink(key, encodeCursor(page.next)) : undefined;
-      const rendered = new RenderedListings(page.listings, true);
-      cache.remember(key, rendered.plain, link, rendered);
-      if (link) reply.header('link', link);
-      return reply.type(JSON_TYPE).send(await personalised(request, rendered));
-    };
-
-    /** One listing as the caller sees it: the hot cache's rendering when the handler found one. */
-    const readListing = async (
-      request: FastifyRequest,
-      reply: FastifyReply,
-      id: number,
-      cached: RenderedListings | undefined,
-    ) => {
-      let rendered = cached;
-      if (!rendered) {
-        rendered = new RenderedListings([await service.get(id)], false);
-        cache.remember(listingKey(id), rendered.plain, undefined, rendered);
-      }
-      // The blocker no longer sees the blocked student's listings (safety).
-      const userId = principalOf(request).userId;
-      const hidden = await service.hiddenSellersFor(userId);
-      if (hidden.has(rendered.sellers[0] as number)) throw notFound(MESSAGES.listingNotFound);
-      return reply.type(JSON_TYPE).send(await personalised(request, rendered));
-    };
+    const reads = new HotReads(service, cache, personaliser);
+    reads.installFastLane(app);
 
     /** One listing as the caller sees it, read anew (after an edit). */
     const sendListing = async (request: FastifyRequest, reply: FastifyReply, id: number) => {
@@ -233,7 +89,7 @@ export function listingsRoutes(
 
     const browseAll = (request: FastifyRequest, reply: FastifyReply) => {
       const page = parsePage(request.query as RawQuery, 'browse');
-      return cachedPage(request, reply, request.routeOptions.url ?? '/listings', page, (excludeSellers) =>
+      return reads.page(request, reply, request.routeOptions.url ?? '/listings', page, (excludeSellers) =>
         service.browse({ ...page, excludeSellers }),
       );
     };
@@ -262,7 +118,7 @@ export function listingsRoutes(
       }),
       async (request, reply) => {
         const page = parsePage(request.query as RawQuery, 'browse');
-        return sendPage(request, reply, await service.mine(principalOf(request), page));
+        return reads.sendPage(request, reply, await service.mine(principalOf(request), page));
       },
     );
 
@@ -285,7 +141,7 @@ export function listingsRoutes(
         const sort = requested === 'relevance' ? 'newest' : requested;
         const page = parsePage(raw, cursorKindFor(sort, false));
         const hidden = await service.hiddenSellersFor(principalOf(request).userId);
-        return sendPage(
+        return reads.sendPage(
           request,
           reply,
           await service.browse({ ...filters, ...page, sort, excludeSellers: [...hidden] }),
@@ -312,7 +168,7 @@ export function listingsRoutes(
         const sort = parseSort(raw, 'relevance');
         const page = parsePage(raw, cursorKindFor(sort, text !== ''));
         const hidden = await service.hiddenSellersFor(principalOf(request).userId);
-        return sendPage(
+        return reads.sendPage(
           request,
           reply,
           await service.searchListings(text, filters, page.limit, page.cursor, sort, [...hidden]),
@@ -336,7 +192,7 @@ export function listingsRoutes(
       (request, reply) => {
         const category = parseCategory((request.params as { category: string }).category);
         const page = parsePage(request.query as RawQuery, 'browse');
-        return cachedPage(request, reply, `/listings/${category}`, page, (excludeSellers) =>
+        return reads.page(request, reply, `/listings/${category}`, page, (excludeSellers) =>
           service.browse({ categories: [category], ...page, excludeSellers }),
         );
       },
@@ -348,16 +204,11 @@ export function listingsRoutes(
         tag: 'listings',
         auth: true,
         summary: 'One listing',
-        params: listingIdParams,
+        params: idParams,
         response: listingResponse,
         errors: [400, 404],
       }),
-      (request: FastifyRequest, reply: FastifyReply) => {
-        const id = listingId(request);
-        const cached = cache.answer(listingKey(id))?.rendered;
-        if (sentFromMemory(request, reply, cached)) return undefined;
-        return readListing(request, reply, id, cached);
-      },
+      (request: FastifyRequest, reply: FastifyReply) => reads.listing(request, reply, listingId(request)),
     );
 
     app.patch(
@@ -366,7 +217,7 @@ export function listingsRoutes(
         tag: 'listings',
         auth: true,
         summary: 'Edit a listing (seller only): any of the create fields, same rules; 30 edits an hour',
-        params: listingIdParams,
+        params: idParams,
         body: editListingDoc,
         response: listingResponse,
         errors: [400, 403, 404, 429],
@@ -378,7 +229,7 @@ export function listingsRoutes(
       },
     );
 
-    const photoParams = listingIdParams.extend({ photoId: z.number().int().min(1).max(2147483647) });
+    const photoParams = idParams.extend({ photoId: idSchema });
     await uploadRoutes(app, (uploads) =>
       uploads.post(
         '/listing/:id/photos',
@@ -386,7 +237,7 @@ export function listingsRoutes(
           tag: 'listings',
           auth: true,
           summary: 'Add one photo (seller only, at most 8 per listing)',
-          params: listingIdParams,
+          params: idParams,
           multipart: { files: ['image'] },
           status: 201,
           response: listingResponse,
@@ -424,7 +275,7 @@ export function listingsRoutes(
       }),
       async (request, reply) => {
         const id = listingId(request);
-        const photoId = parsePhotoId((request.params as { photoId?: string }).photoId);
+        const photoId = pathId(request, SELLING_MESSAGES.photoIdInvalid, 'photoId');
         await photos.remove(principalOf(request), id, photoId);
         return sendListing(request, reply, id);
       },
@@ -436,7 +287,7 @@ export function listingsRoutes(
         tag: 'listings',
         auth: true,
         summary: 'Reorder the photos (seller only): every photo id once; the first is the cover',
-        params: listingIdParams,
+        params: idParams,
         body: photoOrderDoc,
         response: listingResponse,
         errors: [400, 403, 404],
@@ -454,7 +305,7 @@ export function listingsRoutes(
         tag: 'listings',
         auth: true,
         summary: 'Toggle sold (owner only)',
-        params: listingIdParams,
+        params: idParams,
         response: listingResponse,
         errors: [400, 403, 404],
       }),
@@ -471,7 +322,7 @@ export function listingsRoutes(
         tag: 'listings',
         auth: true,
         summary: 'Delete a listing (owner only)',
-        params: listingIdParams,
+        params: idParams,
         response: messageResponse.extend({ id: z.number().int() }),
         errors: [400, 403, 404],
       }),

@@ -8,7 +8,7 @@ import {
   type Student,
   type TestApp,
 } from '../../test/helper.js';
-import { encodeCursor } from './query.js';
+import { encodeCursor } from '../http/paging.js';
 import { postListing, validFields } from './testing.js';
 
 function nextUrl(link: string | string[] | undefined): string | null {

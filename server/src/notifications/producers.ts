@@ -2,7 +2,7 @@ import { formatCents, NOTIFICATION_LIMITS } from '@campus/contract';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
-import type { ListingRow } from '../listings/store.js';
+import type { ListingRow } from '../listings/index.js';
 import { notify } from './service.js';
 
 type Executor = Kysely<Database>;

@@ -14,16 +14,16 @@ import type { AppContext } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
 import { badRequest, forbidden, parseOr400 } from '../http/errors.js';
 import { doc } from '../http/openapi.js';
+import { LINK_HEADER_DOC as LINK } from '../http/paging.js';
+import { idParams, pathId } from '../http/params.js';
 import { isModerator, type ModerationService } from './moderation.js';
 import { reportQueue } from './queue.js';
-import { idParams, pathId } from './routes.js';
 
 const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).optional().default(50),
   cursor: z.coerce.number().int().min(1).max(2147483647).optional(),
 });
 const optionalReason = z.object({ reason: z.string().max(500).optional() }).optional();
-const LINK = { link: 'The next page: `<url>; rel="next"` (absent on the last page)' };
 
 function parsePaging(request: FastifyRequest) {
   const q = request.query as Record<string, unknown>;

@@ -1,5 +1,4 @@
 import {
-  ERROR_CODES,
   SAFETY_MESSAGES,
   modReasonSchema,
   suspendSchema,
@@ -11,12 +10,11 @@ import {
 import type { Transaction } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
-import { HttpError, badRequest, notFound, parseOr400 } from '../http/errors.js';
+import { badRequest, conflict, notFound, parseOr400 } from '../http/errors.js';
 import type { ListingsModule } from '../listings/index.js';
 import { notify } from '../notifications/service.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const conflict = (message: string) => new HttpError(409, message, ERROR_CODES.conflict);
 
 /**
  * Runs a listing's removal with the end of its deals in one transaction (deals/removal.ts, wired in

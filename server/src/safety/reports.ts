@@ -1,5 +1,4 @@
 import {
-  ERROR_CODES,
   SAFETY_LIMITS,
   SAFETY_MESSAGES,
   parseRoomId,
@@ -11,9 +10,8 @@ import {
 import type { Transaction } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
-import { HttpError, badRequest, notFound, parseOr400 } from '../http/errors.js';
-import type { ListingsModule } from '../listings/index.js';
-import type { ListingRow } from '../listings/store.js';
+import { badRequest, conflict, notFound, parseOr400 } from '../http/errors.js';
+import type { ListingRow, ListingsModule } from '../listings/index.js';
 
 export interface ReportRow {
   id: number;
@@ -68,7 +66,7 @@ export class ReportsService {
       .where('target_id', '=', input.targetId)
       .where('status', '=', 'OPEN')
       .executeTakeFirst();
-    if (existing) throw new HttpError(409, SAFETY_MESSAGES.reportDuplicate, ERROR_CODES.conflict);
+    if (existing) throw conflict(SAFETY_MESSAGES.reportDuplicate);
     let row: ReportRow;
     let hidden: ListingRow | undefined;
     try {
@@ -113,8 +111,7 @@ export class ReportsService {
       }));
     } catch (err) {
       // The same student reporting twice at once on two processes: the partial unique index decides.
-      if (isUniqueViolation(err))
-        throw new HttpError(409, SAFETY_MESSAGES.reportDuplicate, ERROR_CODES.conflict);
+      if (isUniqueViolation(err)) throw conflict(SAFETY_MESSAGES.reportDuplicate);
       throw err;
     }
     // The index and hot cache follow at once here; other processes see updated_at move.

@@ -9,26 +9,17 @@ import {
   reportResponse,
   safetyMeResponse,
 } from '@campus/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
-import { badRequest } from '../http/errors.js';
 import { doc } from '../http/openapi.js';
+import { idParams, pathId } from '../http/params.js';
 import type { ListingsModule } from '../listings/index.js';
 import type { BlocksService } from './blocks.js';
 import { isModerator } from './moderation.js';
 import { deleteAccount, exportData } from './own-data.js';
 import type { ReportsService } from './reports.js';
-
-/** A positive id from the path, within PostgreSQL's integer range. */
-export function pathId(request: FastifyRequest, message: string): number {
-  const raw = (request.params as { id?: string }).id ?? '';
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2147483647) throw badRequest(message);
-  return Number(raw);
-}
-
-export const idParams = z.object({ id: z.number().int().min(1).max(2147483647) });
 
 /** Student-facing safety routes: reports, blocks, own data. */
 export function safetyRoutes(

@@ -10,7 +10,7 @@ import { findUserByEmail, hashPassword, insertVerifiedUser } from '../accounts/i
 import { openDb } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { queueVariantBackfill, storeJpeg } from '../media/index.js';
-import * as listings from '../listings/store.js';
+import { insertListing, toggleListingSold } from '../listings/index.js';
 import { DEMO_LISTINGS, DEMO_PASSWORD, DEMO_STUDENTS } from './data.js';
 import { demoPhoto } from './photos.js';
 
@@ -40,7 +40,7 @@ try {
     for (const [i, l] of DEMO_LISTINGS.entries()) {
       const photo = await storeJpeg({ config }, await demoPhoto(l.name, l.category, i + 1));
       const at = start + i * 45 * 60_000;
-      const row = await listings.insertListing(db.kysely, {
+      const row = await insertListing(db.kysely, {
         sellerId: ids[i % ids.length] as number,
         name: l.name,
         description: l.description,
@@ -50,7 +50,7 @@ try {
         thumbKey: photo.thumbKey,
         now: at,
       });
-      if (l.sold) await listings.toggleSold(db.kysely, row.id, row.seller_id, at);
+      if (l.sold) await toggleListingSold(db.kysely, row.id, row.seller_id, at);
     }
     // The photos' responsive variants are made by the server's job worker once it runs.
     await queueVariantBackfill(db.kysely, Date.now());

@@ -1,7 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { JobExecutor } from '../jobs/index.js';
-import { queryMatches } from '../listings/search/match-one.js';
-import { findById, type ListingRow } from '../listings/store.js';
+import { findListingRow, queryMatches, type ListingRow } from '../listings/index.js';
 import { notifySavedSearchMatch, notifyWantedMatch } from '../notifications/producers.js';
 
 export const SELLING_JOBS = { match: 'selling.match' } as const;
@@ -22,7 +21,7 @@ export function enqueueMatch(ctx: AppContext, trx: JobExecutor, listingId: numbe
  */
 export function registerMatchJob(ctx: AppContext): void {
   ctx.jobs.register<{ listingId: number }>(SELLING_JOBS.match, async ({ listingId }) => {
-    const row = await findById(ctx.db.kysely, listingId);
+    const row = await findListingRow(ctx.db.kysely, listingId);
     if (!row || row.moderation !== null) return;
     await matchListing(ctx, row);
   });

@@ -10,26 +10,15 @@ import {
   wantedQueryDoc,
   wantedResponse,
 } from '@campus/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
-import { badRequest } from '../http/errors.js';
 import { doc } from '../http/openapi.js';
+import { LINK_HEADER_DOC as LINK, encodeCursor, nextLink, parsePage, type RawQuery } from '../http/paging.js';
+import { idParams, pathId } from '../http/params.js';
 import { z } from 'zod';
-import type { ListingsModule } from '../listings/index.js';
-import { RenderedListings } from '../listings/personalise.js';
-import { encodeCursor, nextLink, parseFilters, parsePage, type RawQuery } from '../listings/query.js';
+import { RenderedListings, parseFilters, type ListingsModule } from '../listings/index.js';
 import type { SellingService } from './service.js';
-
-/** A positive id from the path, within PostgreSQL's integer range. */
-function pathId(request: FastifyRequest, key: string, message: string): number {
-  const raw = (request.params as Record<string, string | undefined>)[key] ?? '';
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2147483647) throw badRequest(message);
-  return Number(raw);
-}
-
-const LINK = { link: 'The next page: `<url>; rel="next"` (absent on the last page)' };
-const idParams = z.object({ id: z.number().int().min(1).max(2147483647) });
 
 export function sellingRoutes(ctx: AppContext, service: SellingService, listings: ListingsModule) {
   return async function routes(app: FastifyInstance): Promise<void> {
@@ -47,7 +36,7 @@ export function sellingRoutes(ctx: AppContext, service: SellingService, listings
         errors: [400, 404],
       }),
       async (request) => {
-        const id = pathId(request, 'id', MESSAGES.listingIdInvalid);
+        const id = pathId(request, MESSAGES.listingIdInvalid);
         await service.save(principalOf(request), id);
         return { id, savedByMe: true };
       },
@@ -63,7 +52,7 @@ export function sellingRoutes(ctx: AppContext, service: SellingService, listings
         errors: [400, 404],
       }),
       async (request) => {
-        const id = pathId(request, 'id', MESSAGES.listingIdInvalid);
+        const id = pathId(request, MESSAGES.listingIdInvalid);
         await service.unsave(principalOf(request), id);
         return { id, savedByMe: false };
       },
@@ -128,7 +117,7 @@ export function sellingRoutes(ctx: AppContext, service: SellingService, listings
         errors: [400, 404],
       }),
       async (request) => {
-        const id = pathId(request, 'id', SELLING_MESSAGES.savedSearchIdInvalid);
+        const id = pathId(request, SELLING_MESSAGES.savedSearchIdInvalid);
         await service.deleteSearch(principalOf(request), id);
         return { id };
       },
@@ -198,7 +187,7 @@ export function sellingRoutes(ctx: AppContext, service: SellingService, listings
         errors: [400, 403, 404],
       }),
       async (request) => {
-        const id = pathId(request, 'id', SELLING_MESSAGES.wantedIdInvalid);
+        const id = pathId(request, SELLING_MESSAGES.wantedIdInvalid);
         await service.deleteWanted(principalOf(request), id);
         return { id };
       },

@@ -14,9 +14,8 @@ import { assertAllowed } from '../safety/index.js';
 import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { HttpError, badRequest, notFound, parseOr400 } from '../http/errors.js';
-import type { ListingsModule } from '../listings/index.js';
-import * as listingStore from '../listings/store.js';
-import type { Cursor } from '../listings/query.js';
+import { findListingRow, isListingRemoved, toListings, type ListingsModule } from '../listings/index.js';
+import type { Cursor } from '../http/paging.js';
 import * as store from './store.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -46,15 +45,15 @@ export class SellingService {
 
   /** A removed listing (moderation) is not found, like an unknown one: nobody can save it. */
   async save(principal: Principal, listingId: number): Promise<void> {
-    const row = await listingStore.findById(this.db, listingId);
-    if (!row || listingStore.isRemoved(row)) throw notFound(MESSAGES.listingNotFound);
+    const row = await findListingRow(this.db, listingId);
+    if (!row || isListingRemoved(row)) throw notFound(MESSAGES.listingNotFound);
     if (row.seller_id === principal.userId) throw badRequest(SELLING_MESSAGES.saveOwnListing);
     await store.save(this.db, principal.userId, listingId, this.ctx.clock());
     this.listings.personaliser.forget(principal.userId);
   }
 
   async unsave(principal: Principal, listingId: number): Promise<void> {
-    const row = await listingStore.findById(this.db, listingId);
+    const row = await findListingRow(this.db, listingId);
     if (!row) throw notFound(MESSAGES.listingNotFound);
     await store.unsave(this.db, principal.userId, listingId);
     this.listings.personaliser.forget(principal.userId);
@@ -70,7 +69,7 @@ export class SellingService {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      listings: await listingStore.toListings(this.db, page),
+      listings: await toListings(this.db, page),
       next: rows.length > limit && last ? { kind: 'browse', id: last.save_id } : undefined,
     };
   }

@@ -7,7 +7,7 @@ import {
 } from '@campus/contract';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, SavedSearchesTable, WantedPostsTable } from '../db/schema.js';
-import type { ListingWithSeller } from '../listings/store.js';
+import type { ListingWithSeller } from '../listings/index.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 

@@ -11,23 +11,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { principalOf, requireAuth } from '../http/auth.js';
-import { badRequest } from '../http/errors.js';
 import { doc } from '../http/openapi.js';
+import { LINK_HEADER_DOC as LINK, encodeCursor, nextLink, parsePage, type RawQuery } from '../http/paging.js';
+import { idParams, pathId } from '../http/params.js';
 import { withUploadSlot, uploadRoutes } from '../http/uploads.js';
-import { readPhotoForm } from '../listings/form.js';
-import { encodeCursor, nextLink, parsePage, type RawQuery } from '../listings/query.js';
+import { readPhotoForm } from '../listings/index.js';
 import { discardIncoming } from '../media/index.js';
 import type { TrustService } from './service.js';
-
-/** A positive id from the path, within PostgreSQL's integer range. */
-function pathId(request: FastifyRequest, message: string): number {
-  const raw = (request.params as { id?: string }).id ?? '';
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2147483647) throw badRequest(message);
-  return Number(raw);
-}
-
-const LINK = { link: 'The next page: `<url>; rel="next"` (absent on the last page)' };
-const idParams = z.object({ id: z.number().int().min(1).max(2147483647) });
 
 export function trustRoutes(ctx: AppContext, service: TrustService) {
   return async function routes(app: FastifyInstance): Promise<void> {

@@ -13,10 +13,8 @@ import {
 import type { Kysely } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
-import { HttpError, badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
-import type { ListingsModule } from '../listings/index.js';
-import { RenderedListings } from '../listings/personalise.js';
-import * as listingStore from '../listings/store.js';
+import { HttpError, badRequest, conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
+import { RenderedListings, browseListingRows, toListings, type ListingsModule } from '../listings/index.js';
 import { announceReviewsRevealed } from '../notifications/deal-notices.js';
 import {
   imageVariants,
@@ -35,8 +33,6 @@ export interface RevealPayload {
   dealId: number;
 }
 const revealKey = (dealId: number) => `${REVEAL_JOB}:${dealId}`;
-
-const conflict = (message: string) => new HttpError(409, message);
 
 export interface Paged<T> {
   items: T[];
@@ -90,12 +86,12 @@ export class TrustService {
 
   /** Available and reserved listings (not sold), newest first, as the viewer sees them. */
   private async listingsOf(viewer: Principal, sellerId: number): Promise<Listing[]> {
-    const rows = await listingStore.browse(
+    const rows = await browseListingRows(
       this.db,
       { sellerId, includeSold: false, limit: TRUST_LIMITS.profileListings },
       this.ctx.db.dialect,
     );
-    const listings = await listingStore.toListings(this.db, rows);
+    const listings = await toListings(this.db, rows);
     if (listings.length === 0) return [];
     const body = await this.listings.personaliser.body(new RenderedListings(listings, true), viewer);
     return JSON.parse(body) as Listing[];
