@@ -12,7 +12,7 @@ import { WorkerSearchIndex } from './search/worker-index.js';
 import { ListingsService } from './service.js';
 
 export { ListingsService } from './service.js';
-export { toListing } from './store.js';
+export { toListing, type ListingRow } from './store.js';
 
 /** What other modules (selling) build on. */
 export interface ListingsModule {
