@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { AccountsService, accountsRoutes } from './accounts/index.js';
-import { registerChat, type ChatOptions } from './chat/index.js';
+import { MessageKinds, registerChat, type ChatOptions } from './chat/index.js';
 import type { Config } from './config.js';
 import { AppEvents, type AppContext } from './context.js';
 import { openDb, type Db } from './db/connection.js';
@@ -22,9 +22,9 @@ import { JobQueue } from './jobs/index.js';
 import { registerListings } from './listings/index.js';
 import { registerSelling } from './selling/index.js';
 import { registerTrust } from './trust/index.js';
-import { registerDeals } from './deals/index.js';
+import { dealCardKinds, registerDeals } from './deals/index.js';
 import { checkLogin, registerSafety } from './safety/index.js';
-import { registerNotifications } from './notifications/index.js';
+import { announceDealMessage, registerNotifications } from './notifications/index.js';
 import { createMailer, outboxRoutes, registerMailJobs, type Mailer } from './mail/index.js';
 import { registerMediaJobs } from './media/index.js';
 import { registerWeb } from './web/index.js';
@@ -214,10 +214,16 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   });
   await registerSelling(app, ctx, listings);
   await registerTrust(app, ctx, listings);
-  const chat = await registerChat(app, ctx, options.chat);
+  // Chat shows the cards other modules own through its registry of message kinds.
+  const messageKinds = new MessageKinds(dealCardKinds(ctx.db.kysely));
+  const chat = await registerChat(app, ctx, { messageKinds }, options.chat);
   const deals = await registerDeals(app, ctx, chat, listings);
   await registerSafety(app, ctx, listings, chat, deals);
   await registerNotifications(app, ctx, chat, listings);
+  // A deal message tells the other student, in the deal change's own transaction.
+  ctx.domainEvents.inTransaction('deal.messagePosted', (trx, m) =>
+    announceDealMessage(ctx, trx, m.notice, m.card, m.senderId, m.body),
+  );
   if (config.nodeEnv !== 'production' && !config.smtpUrl) {
     await app.register(outboxRoutes(path.join(config.dataDir, 'outbox')));
     app.log.info(

@@ -44,7 +44,7 @@ const guardedRoutes: RouteObject[] = [
   {
     path: '/chat/:roomidCreate?',
     handle: { chrome: 'none' } satisfies RouteHandle,
-    lazy: page(() => import('./features/chat/pages/ChatPage')),
+    lazy: page(() => import('./app/pages/ChatPage')),
   },
   { path: '/u/:id', lazy: page(() => import('./features/trust/pages/ProfilePage')) },
   { path: '/my-deals', lazy: page(() => import('./features/trust/pages/DealsPage')) },

@@ -7,10 +7,14 @@ import { ChatService } from './service.js';
 import type { StompServer, StompServerOptions } from './stomp/server.js';
 import type { SessionOptions } from './stomp/session.js';
 import { ChatPhotos } from './photos.js';
+import { ChatPosts, deliverPostsLive } from './posts.js';
+import type { MessageKinds } from './message-kinds.js';
 import { thumbnailUrl } from './uploads.js';
 
 export type { SendGuard } from './service.js';
 export { StompAppError } from './stomp/errors.js';
+export { MessageKinds, type AnyCardKind, type CardKind } from './message-kinds.js';
+export { ChatPosts, roomTopic, type ChatPost, type PostTopic } from './posts.js';
 
 export interface ChatModule {
   service: ChatService;
@@ -18,6 +22,14 @@ export interface ChatModule {
   broker: ChatBroker;
   /** Other modules add subscribable user queues and SEND handlers here (notifications). */
   extensions: StompExtensions;
+  /** How other modules put cards and system lines in a room, inside their own transaction. */
+  posts: ChatPosts;
+}
+
+/** What chat is built with. */
+export interface ChatDeps {
+  /** The message kinds that embed another module's card (deals: offers, meet-ups). */
+  messageKinds: MessageKinds;
 }
 
 declare module 'fastify' {
@@ -40,6 +52,7 @@ export interface ChatOptions {
 export async function registerChat(
   app: FastifyInstance,
   ctx: AppContext,
+  deps: ChatDeps,
   options: ChatOptions = {},
 ): Promise<ChatModule> {
   let stomp: StompServer | null = null;
@@ -52,7 +65,14 @@ export async function registerChat(
     ? await RedisBroker.start(ctx.redis, `${ctx.config.keyPrefix}chat`, onEvent, ctx.logger)
     : new MemoryBroker(onEvent);
   const photos = new ChatPhotos(ctx);
-  const service = new ChatService(ctx, (event) => broker.publish(event), thumbnailUrl, photos);
+  const service = new ChatService(
+    ctx,
+    (event) => broker.publish(event),
+    thumbnailUrl,
+    photos,
+    deps.messageKinds,
+  );
+  deliverPostsLive(ctx.domainEvents, broker, ctx.logger);
   const extensions: StompExtensions = { userDestinations: new Set(), sends: [] };
   stomp = createStompServer(ctx, chatStompHooks(ctx, service, extensions), options.session, options.server);
   stomp.attach(app.server);
@@ -74,7 +94,8 @@ export async function registerChat(
   });
 
   await app.register(chatRoutes(ctx, service, photos.upload));
-  const chat: ChatModule = { service, stomp: server, broker, extensions };
+  const posts = new ChatPosts(ctx.domainEvents);
+  const chat: ChatModule = { service, stomp: server, broker, extensions, posts };
   app.decorate('chat', chat);
   return chat;
 }

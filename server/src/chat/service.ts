@@ -14,6 +14,7 @@ import type { AppContext } from '../context.js';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
 import { isStoredImageUrl } from '../media/index.js';
 import type { ChatEvent } from './broker.js';
+import type { MessageKinds } from './message-kinds.js';
 import type { ChatPhotos } from './photos.js';
 import * as store from './store.js';
 import { MessageWriter } from './writer.js';
@@ -50,8 +51,6 @@ export interface HistoryQuery {
 /** The rules of chat: who may read, subscribe to and write which room, and what a message is. */
 export class ChatService {
   private readonly writer: MessageWriter;
-  /** Embeds offer and meet-up cards in their current state (set by the deals module). */
-  private cards: ((messages: ChatMessage[], rows: store.MessageRow[]) => Promise<ChatMessage[]>) | undefined;
   /** Run after a message is stored and published (notifications: the unread-chat e-mail). */
   readonly afterSend: Array<(message: ChatMessage, recipientId: number) => Promise<void>> = [];
   /** Run after a read marker moved (notifications: "Seen" to the other party). */
@@ -65,12 +64,10 @@ export class ChatService {
     private readonly publish: (event: ChatEvent) => Promise<void>,
     private readonly thumbnailUrl: (key: string | null) => string | null,
     private readonly photos: Pick<ChatPhotos, 'assertUploadedBy'>,
+    /** Cards (offers, meet-ups) embedded in history in their current state. */
+    private readonly messageKinds: MessageKinds,
   ) {
     this.writer = new MessageWriter(ctx.db.kysely, ctx.db.dialect);
-  }
-
-  setCardLoader(loader: (messages: ChatMessage[], rows: store.MessageRow[]) => Promise<ChatMessage[]>): void {
-    this.cards = loader;
   }
 
   private get db() {
@@ -172,7 +169,7 @@ export class ChatService {
     const page = await store.listMessages(this.db, roomId, { after: q.after, before: q.before, limit });
     const messages = page.rows.map((row) => store.toChatMessage(row, userId));
     return {
-      messages: this.cards ? await this.cards(messages, page.rows) : messages,
+      messages: await this.messageKinds.attachCards(messages, page.rows),
       hasOlder: q.after === undefined && page.more,
       hasNewer: q.after !== undefined && page.more,
     };

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { insertMessages, type MessageRow, type NewMessage } from './store.js';
+import { insertMessages, type MessageRow, type NewMessage } from './messages-store.js';
 
 interface Pending {
   message: NewMessage;

@@ -8,8 +8,10 @@ import { OffersService } from './offers.js';
 import { ListingRemoval } from './removal.js';
 import { dealsRoutes } from './routes.js';
 import { SoldToggle } from './sold.js';
-import { attachCards } from './store.js';
-import type { DealsDeps } from './tx.js';
+import { followListingChanges, type DealsDeps } from './tx.js';
+
+export { dealCardKinds } from './cards.js';
+export type { DealMessageCard } from './tx.js';
 
 export interface DealsModule {
   offers: OffersService;
@@ -21,25 +23,26 @@ export interface DealsModule {
 
 /**
  * Deals (features.md §A): offers, reservations, meet-ups, hand-off. Changes are posted into the
- * pair's chat as cards and system messages and delivered live through the chat broker.
+ * pair's chat as cards and system messages (chat's `posts`, in the change's own transaction) and
+ * delivered live once it commits.
  */
 export async function registerDeals(
   app: FastifyInstance,
   ctx: AppContext,
-  chat: ChatModule,
+  chat: Pick<ChatModule, 'posts'>,
   listings: ListingsModule,
 ): Promise<DealsModule> {
   const deps: DealsDeps = {
-    publish: (event) => chat.broker.publish(event),
+    chat: chat.posts,
     listingWritten: (row) => listings.service.written(row),
   };
+  followListingChanges(ctx, deps);
   const offers = new OffersService(ctx, deps);
   offers.registerJobs();
   const meetups = new MeetupsService(ctx, deps, offers);
   const handoff = new HandoffService(ctx, deps);
   const sold = new SoldToggle(ctx, deps, offers);
   listings.service.soldToggle = (sellerId, listingId) => sold.toggle(sellerId, listingId);
-  chat.service.setCardLoader((messages, rows) => attachCards(ctx.db.kysely, messages, rows));
   await app.register(dealsRoutes(ctx, offers, meetups, handoff));
   return { offers, meetups, handoff, removal: new ListingRemoval(ctx, deps) };
 }

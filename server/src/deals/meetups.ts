@@ -70,12 +70,8 @@ export class MeetupsService {
       if (!pair || !pair.includes(userId) || !pair.includes(listing.seller_id) || pair[0] === pair[1]) {
         throw forbidden(DEALS_MESSAGES.meetupNoRoom);
       }
-      const room = await tx.db
-        .selectFrom('chat_rooms')
-        .select(['id', 'message_count'])
-        .where('id', '=', roomId)
-        .executeTakeFirst();
-      if (!room) throw forbidden(DEALS_MESSAGES.meetupNoRoom);
+      const earlier = await tx.roomMessageCount(roomId);
+      if (earlier === undefined) throw forbidden(DEALS_MESSAGES.meetupNoRoom);
       await assertNotBlocked(this.ctx, pair[0], pair[1], tx.db);
       if (listing.status === 'SOLD') throw conflict(DEALS_MESSAGES.meetupListingSold);
       const open = await tx.db
@@ -112,7 +108,7 @@ export class MeetupsService {
           content: DEAL_EVENTS.meetupProposed(await this.name(tx, userId), where.place),
           // A typed place reaches the other student like a message, so the anti-scam guard reads
           // it too (a campus spot is the app's own text). Flags warn; nothing is refused.
-          flags: where.spotId === null ? scamFlags(where.place, Number(room.message_count)) : [],
+          flags: where.spotId === null ? scamFlags(where.place, earlier) : [],
         },
         { meetup },
         'MEETUP_PROPOSED',

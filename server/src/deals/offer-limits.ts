@@ -54,10 +54,6 @@ export async function takeConversationSlot(
   roomId: string,
   buyerId: number,
 ): Promise<void> {
-  const room = await tx.db
-    .selectFrom('chat_rooms')
-    .select('message_count')
-    .where('id', '=', roomId)
-    .executeTakeFirst();
-  if (!room || Number(room.message_count) === 0) await takeDaily(ctx, buyerId, 'conversation', tx.db);
+  const earlier = await tx.roomMessageCount(roomId);
+  if (!earlier) await takeDaily(ctx, buyerId, 'conversation', tx.db);
 }

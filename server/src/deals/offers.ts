@@ -114,7 +114,7 @@ export class OffersService {
       await assertOfferBudget(tx, listingId, userId, userId);
       const topic = DealsTx.topic(listingId, listing.seller_id, userId);
       await takeConversationSlot(this.ctx, tx, topic.roomId, userId);
-      await store.ensureRoom(tx.db, topic, tx.now);
+      await tx.openRoom(topic);
       const actor = await this.name(tx, userId);
       const previous = await tx.db
         .selectFrom('offers')

@@ -22,9 +22,11 @@ export class ListingRemoval {
   /** Runs `write` (the moderator's own changes) and the deals' ending in one transaction. */
   run<T>(listingId: number, write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return inDealsTx(this.ctx, this.deps, async (tx) => {
-      const out = await write(tx.db);
-      await this.endDeals(tx, listingId);
+      // DomainEvents types its transaction as the Kysely handle it is; the callback's type is safety's.
+      const out = await write(tx.db as Transaction<Database>);
+      // Touched first: the listing is refreshed before the rooms' lines are delivered live.
       tx.touchListing(listingId);
+      await this.endDeals(tx, listingId);
       return out;
     });
   }

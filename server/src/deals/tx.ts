@@ -1,47 +1,78 @@
-import { parseRoomId, roomIdFor, type ChatMessage, type NotificationType } from '@campus/contract';
-import type { Transaction } from 'kysely';
-import type { ChatEvent } from '../chat/broker.js';
-import { toChatMessage } from '../chat/store.js';
+import type { NotificationType } from '@campus/contract';
+import { roomTopic, type ChatPosts, type PostTopic } from '../chat/index.js';
 import type { AppContext } from '../context.js';
-import type { Database } from '../db/schema.js';
-import type { ListingRow } from '../listings/store.js';
-import { announceDealMessage } from '../notifications/deal-notices.js';
+import type { Trx } from '../events.js';
+import type { ListingRow } from '../listings/index.js';
 import * as store from './store.js';
 
-/** What the deals module needs from the others, wired in index.ts. */
+/** The card a deal message carries, as the notice about it needs it. */
+export interface DealMessageCard {
+  listingId: number;
+  roomId: string;
+  sellerId: number;
+  buyerId: number;
+  offerStatus?: string;
+  meetup?: { id: number; status: string; startsAt: number };
+}
+
+declare module '../events.js' {
+  interface DomainEventMap {
+    /**
+     * A deal message that tells the other student (both, when the app itself acted, senderId 0).
+     * In the transaction: notifications writes the notice (centre, e-mail, push) and a confirmed
+     * meet-up's reminder, so they exist only if the change commits.
+     */
+    'deal.messagePosted': { notice: NotificationType; card: DealMessageCard; senderId: number; body: string };
+    /**
+     * A deals change wrote a listing's row (status, reservation). After commit: the search index
+     * and this process's hot cache follow (read then, so they see the committed row). Announced
+     * before the change's messages are posted, so a student who reloads the listing on seeing the
+     * card finds it already changed.
+     */
+    'deal.listingChanged': { listingId: number };
+  }
+}
+
+/** What the deals module needs from the others, wired in app.ts. */
 export interface DealsDeps {
-  publish(event: ChatEvent): Promise<void>;
+  /** Chat's door for the cards and system lines of every change. */
+  chat: Pick<ChatPosts, 'openRoom' | 'postInTransaction' | 'messageCount'>;
   /** A listing's status changed: refresh the search index and the hot cache of this process. */
   listingWritten(row: ListingRow): Promise<void>;
 }
 
-/** A deals state change in progress: its transaction, and what to announce once it commits. */
+/** A deals state change in progress: its transaction, and the facts it announces. */
 export class DealsTx {
-  readonly messages: ChatMessage[] = [];
-  readonly listings = new Set<number>();
+  /** Listings written but not announced yet, and those already announced. */
+  private readonly touched = new Set<number>();
+  private readonly announced = new Set<number>();
 
   constructor(
     private readonly ctx: AppContext,
-    readonly db: Transaction<Database>,
+    private readonly deps: DealsDeps,
+    readonly db: Trx,
     readonly now: number,
     readonly postgres: boolean,
   ) {}
 
   /** The room of a listing's seller and one buyer, as a topic for posting into it. */
   static topic(listingId: number, sellerId: number, buyerId: number): store.RoomTopic {
-    return {
-      roomId: roomIdFor(sellerId, buyerId),
-      lowUserId: Math.min(sellerId, buyerId),
-      highUserId: Math.max(sellerId, buyerId),
-      buyerId,
-      sellerId,
-      listingId,
-    };
+    return roomTopic(listingId, sellerId, buyerId);
+  }
+
+  /** Creates the pair's room when they have not chatted yet (an offer points at it before its card). */
+  openRoom(topic: PostTopic): Promise<void> {
+    return this.deps.chat.openRoom(this.db, topic, this.now);
+  }
+
+  /** Messages the pair's room holds; undefined when they have no room. */
+  roomMessageCount(roomId: string): Promise<number | undefined> {
+    return this.deps.chat.messageCount(this.db, roomId);
   }
 
   /**
-   * Posts a card or system message embedding the object as it now is; delivered after commit.
-   * `notice` also tells the other student (both, for the system's own changes) in the
+   * Posts a card or system message embedding the object as it now is; delivered live after
+   * commit. `notice` also tells the other student (both, for the system's own changes) in the
    * notification centre, by e-mail and push, in the same transaction.
    */
   async post(
@@ -50,23 +81,20 @@ export class DealsTx {
     card: { offer?: store.OfferRow; meetup?: store.MeetupRow },
     notice?: NotificationType,
   ): Promise<void> {
-    const row = await store.insertEventMessage(this.db, topic, {
+    await this.announceListings();
+    await this.deps.chat.postInTransaction(this.db, {
+      topic,
       ...m,
-      offerId: card.offer?.id,
-      meetupId: card.meetup?.id,
       at: this.now,
-    });
-    this.messages.push({
-      ...toChatMessage(row),
-      ...(card.offer ? { offer: store.toOffer(card.offer) } : {}),
-      ...(card.meetup ? { meetup: store.toMeetup(card.meetup) } : {}),
+      cards: {
+        ...(card.offer ? { offer: store.toOffer(card.offer) } : {}),
+        ...(card.meetup ? { meetup: store.toMeetup(card.meetup) } : {}),
+      },
     });
     if (!notice) return;
-    await announceDealMessage(
-      this.ctx,
-      this.db,
+    await this.ctx.domainEvents.announce(this.db, 'deal.messagePosted', {
       notice,
-      {
+      card: {
         listingId: topic.listingId,
         roomId: topic.roomId,
         sellerId: topic.sellerId,
@@ -76,55 +104,55 @@ export class DealsTx {
           ? { id: card.meetup.id, status: card.meetup.status, startsAt: Number(card.meetup.starts_at) }
           : undefined,
       },
-      m.senderId,
-      m.content,
-    );
+      senderId: m.senderId,
+      body: m.content,
+    });
   }
 
+  /** This change writes the listing's row; the index and caches follow once it commits. */
   touchListing(id: number): void {
-    this.listings.add(id);
+    if (!this.announced.has(id)) this.touched.add(id);
+  }
+
+  /** Announces the listings touched so far (before a message, and at the end of the change). */
+  async announceListings(): Promise<void> {
+    for (const listingId of this.touched) {
+      this.announced.add(listingId);
+      await this.ctx.domainEvents.announce(this.db, 'deal.listingChanged', { listingId });
+    }
+    this.touched.clear();
   }
 }
 
 /**
- * Runs a deals state change in one transaction; after it commits, refreshes the listings it
- * touched and delivers its messages live to both students on every process (the chat broker).
+ * Runs a deals state change in one transaction of the app's DomainEvents: once it commits, the
+ * listings it touched are refreshed and its messages are delivered live to both students on every
+ * process (the after-commit listeners of `deal.listingChanged` and `chat.posted`).
  */
 export async function inDealsTx<T>(
   ctx: AppContext,
   deps: DealsDeps,
   fn: (tx: DealsTx) => Promise<T>,
 ): Promise<T> {
-  let done: DealsTx | undefined;
-  const result = await ctx.db.kysely.transaction().execute(async (trx) => {
-    const tx = new DealsTx(ctx, trx, ctx.clock(), ctx.db.dialect === 'postgres');
+  const result = await ctx.domainEvents.transaction(async (trx) => {
+    const tx = new DealsTx(ctx, deps, trx, ctx.clock(), ctx.db.dialect === 'postgres');
     const out = await fn(tx);
-    done = tx;
+    await tx.announceListings();
     return out;
   });
-  const tx = done!;
   // Timers enqueued in the transaction exist now: let the worker look.
   ctx.jobs.kick();
-  for (const id of tx.listings) {
+  return result;
+}
+
+/** After a deals change commits, the listings it wrote are read again and handed to listings. */
+export function followListingChanges(ctx: AppContext, deps: Pick<DealsDeps, 'listingWritten'>): void {
+  ctx.domainEvents.afterCommit('deal.listingChanged', async ({ listingId }) => {
     const row = await ctx.db.kysely
       .selectFrom('listings')
       .selectAll()
-      .where('id', '=', id)
+      .where('id', '=', listingId)
       .executeTakeFirst();
     if (row) await deps.listingWritten(row);
-  }
-  // The change is committed: answer now. Live delivery goes through the chat broker, whose Redis
-  // publish can stall for as long as Redis does; the request must not wait for it (a client that
-  // gives up retries and makes a second offer). The broker delivers to this process's sessions
-  // before it touches Redis, and history has every message either way.
-  for (const message of tx.messages) {
-    const pair = parseRoomId(message.roomId);
-    if (!pair) continue;
-    void Promise.resolve()
-      .then(() => deps.publish({ type: 'message', message, userIds: pair }))
-      .catch((err: unknown) => {
-        ctx.logger.error({ err, roomId: message.roomId }, 'deals: live delivery failed');
-      });
-  }
-  return result;
+  });
 }

@@ -12,6 +12,7 @@ import { notificationRoutes, publicNotificationRoutes } from './routes.js';
 import { NotificationService } from './service.js';
 import { unsubscribeRoutes } from './unsubscribe.js';
 
+export { announceDealMessage } from './deal-notices.js';
 export { notify, type NotifyInput } from './service.js';
 
 export interface NotificationsModule {

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useMemo } from 'react';
+import { Fragment, useCallback, useEffect, useMemo } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { MESSAGES, type ChatMessage } from '@campus/contract';
+import { MESSAGES } from '@campus/contract';
 import { chatImageUrl, chatKeys, getChatListing, type ChatListingRef } from '../../../api/chat';
 import { ApiError } from '../../../api/client';
 import { useRealtimeStatus } from '../../../api/stomp';
@@ -17,16 +17,14 @@ import { ChatHeader } from '../components/ChatHeader';
 import { Composer } from '../components/Composer';
 import { ConnectionBanner } from '../components/ConnectionBanner';
 import { MessageList } from '../components/MessageList';
-import { OfflineChat, SavedHandoffCodes } from '../components/OfflineChat';
+import { OfflineChat } from '../components/OfflineChat';
 import { RoomListPanel } from '../components/RoomList';
 import { fullName, readChatNavState, type ChatNavState } from '../model';
 import { discardMessage, enqueueMessage, retryMessage, useOutbox } from '../outbox';
 import { useMarkRead, useOlderMessages, useRoomMessages } from '../roomHooks';
 import { useChatContext, type ChatContext } from '../useChatContext';
 import { ChatPresenceLine, useTypingSignal } from '../../notifications/ChatPresence';
-import { DealBar, DeletedListingBanner } from '../../deals/DealBar';
-import { renderDealMessage } from '../../deals/dealMessage';
-import { useDealState } from '../../deals/useDealState';
+import { OfflineRoomParts, useRoomParts, type RoomKind } from '../roomKinds';
 
 /**
  * The listings a thread talks about, for its dividers: id → name and thumbnail,
@@ -67,7 +65,17 @@ function useChatScreenMarker() {
   }, []);
 }
 
-function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavState; roomId: string }) {
+function Conversation({
+  ctx,
+  nav,
+  roomId,
+  kinds,
+}: {
+  ctx: ChatContext;
+  nav: ChatNavState;
+  roomId: string;
+  kinds: readonly RoomKind[];
+}) {
   const navigate = useNavigate();
   const location = useLocation();
   const { roomidCreate } = useParams();
@@ -88,7 +96,16 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
   // room whose listing was deleted keeps talking about it).
   const sendListingId =
     ctx.listingId ?? (messages ?? []).findLast((m) => m.listingId !== null)?.listingId ?? null;
-  const deal = useDealState(sendListingId, messages ?? [], ctx.peerId, ctx.myId);
+  const firstName = ctx.peer?.firstName || 'them';
+  const room = useRoomParts(kinds, {
+    roomId,
+    listingId: sendListingId,
+    messages: messages ?? [],
+    loaded: messages !== undefined,
+    myId: ctx.myId,
+    peerId: ctx.peerId,
+    peerFirstName: firstName,
+  });
   const canSend =
     ctx.myId !== null && ctx.buyerId !== null && ctx.sellerId !== null && sendListingId !== null;
 
@@ -138,20 +155,13 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
   const nextListing = ctx.listingId !== null ? listings.get(ctx.listingId) : undefined;
   const switching = latest !== undefined && ctx.listingId !== null && ctx.listingId !== latest;
 
-  const firstName = ctx.peer?.firstName || 'them';
-  const { cards, listing: dealListing } = deal;
-  const renderSpecial = useCallback(
-    (m: ChatMessage) =>
-      renderDealMessage(m, { cards, myId: ctx.myId, peerName: firstName, listing: dealListing }),
-    [cards, ctx.myId, firstName, dealListing],
-  );
   return (
     <>
       <ChatHeader
         peer={ctx.peer}
         peerId={ctx.peerId}
         // A deleted listing has no page to link to: the banner above the composer says so.
-        listing={deal.deleted ? null : headerListing}
+        listing={room.listingGone ? null : headerListing}
         onClose={() => navigate('/inbox')}
       />
       <ConnectionBanner status={status} pendingCount={pending.filter((p) => p.status !== 'failed').length} />
@@ -175,7 +185,7 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
           <p role="status" className="text-center text-sm font-medium text-amber-950">
             {MESSAGES.chatOfflineMessages}
           </p>
-          <SavedHandoffCodes userId={ctx.myId} roomId={roomId} />
+          <OfflineRoomParts kinds={kinds} userId={ctx.myId} roomId={roomId} />
         </div>
       ) : null}
       <MessageList
@@ -190,7 +200,7 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
         onDiscard={discardMessage}
         older={older.available ? { loading: older.loading, load: () => void older.load() } : null}
         listings={listings}
-        renderSpecial={renderSpecial}
+        renderSpecial={room.renderMessage}
         // "Say hello" only for a history known to be empty (not one that could not load).
         empty={
           messages === undefined ? null : (
@@ -208,18 +218,9 @@ function Conversation({ ctx, nav, roomId }: { ctx: ChatContext; nav: ChatNavStat
       />
       {ctx.peerId !== null && <BlockedNote userId={ctx.peerId} name={peerName || 'this student'} />}
       <ChatPresenceLine roomId={roomId} myId={ctx.myId} messages={messages ?? []} peerName={firstName} />
-      {deal.deleted && messages !== undefined && <DeletedListingBanner />}
-      {deal.listing && ctx.myId !== null && ctx.peerId !== null && (
-        <DealBar
-          listing={deal.listing}
-          roomId={roomId}
-          myId={ctx.myId}
-          peerId={ctx.peerId}
-          peerFirstName={firstName}
-          cards={deal.cards}
-          toRate={deal.toRate}
-        />
-      )}
+      {room.parts.map((part, i) => (
+        <Fragment key={i}>{part.aboveComposer}</Fragment>
+      ))}
       <div className="contents" onInput={onTyping}>
         <Composer
           onSend={onSend}
@@ -298,8 +299,9 @@ function Problem({ ctx }: { ctx: ChatContext }) {
 /**
  * /chat and /chat/{roomkey} (spec §2): a full-height conversation. Phones get the whole screen
  * (no top bar; Close goes to /inbox); wide screens keep the top bar and show the rooms beside it.
+ * `kinds` are the messages other features render in it (deals' cards), given by the app shell.
  */
-export default function ChatPage() {
+export function ChatScreen({ kinds }: { kinds: readonly RoomKind[] }) {
   const { roomidCreate } = useParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -321,7 +323,7 @@ export default function ChatPage() {
           listing={null}
           onClose={() => navigate('/inbox')}
         />
-        <OfflineChat userId={userId} roomId={ctx.roomId} />
+        <OfflineChat kinds={kinds} userId={userId} roomId={ctx.roomId} />
       </>
     );
   } else if (ctx.loading) {
@@ -333,7 +335,7 @@ export default function ChatPage() {
   } else if (ctx.problem || !ctx.roomId) {
     content = <Problem ctx={ctx} />;
   } else {
-    content = <Conversation key={ctx.roomId} ctx={ctx} nav={nav} roomId={ctx.roomId} />;
+    content = <Conversation key={ctx.roomId} ctx={ctx} nav={nav} roomId={ctx.roomId} kinds={kinds} />;
   }
 
   return (

@@ -1,0 +1,38 @@
+import type { Meetup, Offer } from '@campus/contract';
+import type { CardKind } from '../chat/index.js';
+import { toMeetup, toOffer, type Executor } from './store.js';
+
+/**
+ * The message kinds deals contributes to chat's registry (wired in app.ts): offer and meet-up
+ * cards, which history shows in their current state, each kind read in one query per page.
+ */
+export function dealCardKinds(db: Executor): [CardKind<'offer'>, CardKind<'meetup'>] {
+  return [
+    {
+      field: 'offer',
+      load: async (ids) =>
+        new Map<number, Offer>(
+          (
+            await db
+              .selectFrom('offers')
+              .selectAll()
+              .where('id', 'in', [...ids])
+              .execute()
+          ).map((r) => [r.id, toOffer(r)]),
+        ),
+    },
+    {
+      field: 'meetup',
+      load: async (ids) =>
+        new Map<number, Meetup>(
+          (
+            await db
+              .selectFrom('meetups')
+              .selectAll()
+              .where('id', 'in', [...ids])
+              .execute()
+          ).map((r) => [r.id, toMeetup(r)]),
+        ),
+    },
+  ];
+}
