@@ -10,6 +10,7 @@ import {
   messageResponse,
   pageQueryDoc,
   searchQueryDoc,
+  type Listing,
 } from '@campus/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -20,7 +21,6 @@ import type { FastAnswer } from '../http/fast-lane.js';
 import { doc } from '../http/openapi.js';
 import { withUploadSlot, uploadRoutes } from '../http/uploads.js';
 import { discardIncoming } from '../media/index.js';
-import { editListing } from './edit.js';
 import { readCreateForm, readPhotoForm } from './form.js';
 import { cacheKey, type HotCache } from './hot-cache.js';
 import { RenderedListings, type Personaliser } from './personalise.js';
@@ -195,10 +195,12 @@ export function listingsRoutes(
     };
 
     /** One listing as the caller sees it, read anew (after an edit). */
-    const sendListing = async (request: FastifyRequest, reply: FastifyReply, id: number) => {
-      const rendered = new RenderedListings([await service.get(id)], false);
+    const answerListing = async (request: FastifyRequest, reply: FastifyReply, listing: Listing) => {
+      const rendered = new RenderedListings([listing], false);
       return reply.type(JSON_TYPE).send(await personaliser.body(rendered, principalOf(request)));
     };
+    const sendListing = async (request: FastifyRequest, reply: FastifyReply, id: number) =>
+      answerListing(request, reply, await service.get(id));
 
     const create = async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = principalOf(request);
@@ -372,9 +374,8 @@ export function listingsRoutes(
         errors: [400, 403, 404, 429],
       }),
       async (request, reply) => {
-        const id = listingId(request);
-        await editListing(service, principalOf(request), id, request.body);
-        return sendListing(request, reply, id);
+        const edited = await service.edit(principalOf(request), listingId(request), request.body);
+        return answerListing(request, reply, edited);
       },
     );
 

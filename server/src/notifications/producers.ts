@@ -12,7 +12,7 @@ const dollars = (cents: number) =>
 
 const listingLink = (id: number) => `/single_listing/${id}`;
 
-/** Called by selling's matcher when it records a new saved-search match (same transaction). */
+/** Selling recorded a new saved-search match (`savedSearch.matched`, in its transaction). */
 export async function notifySavedSearchMatch(
   ctx: AppContext,
   trx: Executor,
@@ -31,7 +31,7 @@ export async function notifySavedSearchMatch(
   });
 }
 
-/** Called by selling's matcher when it records a new wanted-post match (same transaction). */
+/** Selling recorded a new wanted-post match (`wanted.matched`, in its transaction). */
 export async function notifyWantedMatch(
   ctx: AppContext,
   trx: Executor,
