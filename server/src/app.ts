@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { AccountsService, accountsRoutes } from './accounts/index.js';
 import { MessageKinds, registerChat, type ChatOptions } from './chat/index.js';
 import type { Config } from './config.js';
-import { AppEvents, type AppContext } from './context.js';
+import type { AppContext } from './context.js';
 import { openDb, type Db } from './db/connection.js';
 import { DomainEvents } from './events.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -23,7 +23,7 @@ import { registerListings } from './listings/index.js';
 import { registerSelling } from './selling/index.js';
 import { registerTrust } from './trust/index.js';
 import { dealCardKinds, registerDeals } from './deals/index.js';
-import { checkLogin, registerSafety } from './safety/index.js';
+import { checkLogin, registerSafety, safetyGuards } from './safety/index.js';
 import { announceDealMessage, registerNotifications } from './notifications/index.js';
 import { createMailer, outboxRoutes, registerMailJobs, type Mailer } from './mail/index.js';
 import { registerMediaJobs } from './media/index.js';
@@ -135,7 +135,6 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
       overrides: options.rateLimits,
       logger: app.log,
     }),
-    events: new AppEvents(),
     domainEvents: new DomainEvents(db.kysely, app.log),
     redis,
     logger: app.log,
@@ -209,17 +208,29 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   );
 
   await app.register(accountsRoutes(ctx, accounts));
-  const listings = await registerListings(app, ctx, {
-    searchWorker: options.searchWorker ?? config.nodeEnv !== 'test',
-  });
-  await registerSelling(app, ctx, listings);
-  await registerTrust(app, ctx, listings);
+  // Each module is built after what it is given, so nothing is assigned later: safety's checks
+  // first (chat and listings run them before they write), then chat, deals (the sold toggle
+  // listings hands over), listings and the modules built on it. Consequences travel as domain
+  // events instead (events.ts; docs/architecture.md, "Domain events"), subscribed as each registers.
+  const guards = safetyGuards(ctx);
   // Chat shows the cards other modules own through its registry of message kinds.
   const messageKinds = new MessageKinds(dealCardKinds(ctx.db.kysely));
-  const chat = await registerChat(app, ctx, { messageKinds }, options.chat);
-  const deals = await registerDeals(app, ctx, chat, listings);
-  await registerSafety(app, ctx, listings, chat, deals);
-  await registerNotifications(app, ctx, chat, listings);
+  const chat = await registerChat(app, ctx, { messageKinds, sendGuard: guards.chatSend }, options.chat);
+  const deals = await registerDeals(app, ctx, chat);
+  const listings = await registerListings(
+    app,
+    ctx,
+    { searchWorker: options.searchWorker ?? config.nodeEnv !== 'test' },
+    {
+      checkWrite: (principal, text, kind) => guards.checkListingWrite(principal, text, kind),
+      hiddenSellers: guards.blockedSellers,
+      toggleSold: (sellerId, listingId) => deals.sold.toggle(sellerId, listingId),
+    },
+  );
+  await registerSelling(app, ctx, listings);
+  await registerTrust(app, ctx, listings);
+  await registerSafety(app, ctx, guards, listings, deals);
+  await registerNotifications(app, ctx, chat);
   // A deal message tells the other student, in the deal change's own transaction.
   ctx.domainEvents.inTransaction('deal.messagePosted', (trx, m) =>
     announceDealMessage(ctx, trx, m.notice, m.card, m.senderId, m.body),

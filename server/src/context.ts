@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
@@ -16,15 +15,6 @@ export interface Principal {
   tokenVersion: number;
 }
 
-export interface AppEventMap {
-  /** Every token of this user older than tokenVersion stopped working (password change or reset). */
-  'user.tokensRevoked': [{ userId: number; tokenVersion: number }];
-  /** The same, announced by another process (relayed over Redis by the chat broker). */
-  'user.tokensRevokedElsewhere': [{ userId: number; tokenVersion: number }];
-}
-
-export class AppEvents extends EventEmitter<AppEventMap> {}
-
 /** Everything a module's service needs, built once per app instance (tests build one per app). */
 export interface AppContext {
   config: Config;
@@ -33,8 +23,7 @@ export interface AppContext {
   mailer: Mailer;
   tokens: TokenService;
   limits: RateLimits;
-  events: AppEvents;
-  /** The typed domain events modules announce and listen to (events.ts). */
+  /** The typed domain events modules announce and listen to (events.ts): the one list of facts. */
   domainEvents: DomainEvents;
   /** Shared command connection when REDIS_URL is set (rate limits, publishing). */
   redis: Redis | undefined;

@@ -18,6 +18,17 @@ import * as signupCodes from './signup-codes.js';
 import * as store from './store.js';
 import { TokenCache } from './token-cache.js';
 
+declare module '../events.js' {
+  interface DomainEventMap {
+    /**
+     * Every token of this user older than tokenVersion stopped working (password change or reset,
+     * suspension, account deletion). After commit: this process's token cache forgets the user,
+     * and chat closes their older STOMP sessions on every process.
+     */
+    'user.tokensRevoked': { userId: number; tokenVersion: number };
+  }
+}
+
 const RESET_JOB = 'accounts.reset-code';
 const RESEND_JOB = 'accounts.resend-signup-code';
 
@@ -47,7 +58,7 @@ export class AccountsService {
     private readonly ctx: AppContext,
     deps: AccountsDeps,
   ) {
-    this.tokenCache = new TokenCache(ctx.events, ctx.clock);
+    this.tokenCache = new TokenCache(ctx.domainEvents, ctx.clock);
     this.loginGuard = new LoginGuard(ctx, this, deps.checkLogin);
     ctx.jobs.register<{ email: string }>(RESET_JOB, (p) => this.sendResetCode(p));
     ctx.jobs.register<{ email: string }>(RESEND_JOB, (p) => this.resendSignupCode(p));
@@ -154,11 +165,11 @@ export class AccountsService {
     if (!user) throw badRequest(MESSAGES.resetCodeInvalid);
     await this.consumeCode(user.id, 'reset', code, MESSAGES.resetCodeInvalid);
     // The code proved the address, so a reset also completes a pending verification.
-    const tokenVersion = await this.db.transaction().execute(async (trx) => {
+    await this.ctx.domainEvents.transaction(async (trx) => {
       await trx.deleteFrom('signup_codes').where('user_id', '=', user.id).execute();
-      return store.setPassword(trx, user.id, await hashPassword(newPassword));
+      const tokenVersion = await store.setPassword(trx, user.id, await hashPassword(newPassword));
+      await this.ctx.domainEvents.announce(trx, 'user.tokensRevoked', { userId: user.id, tokenVersion });
     });
-    this.ctx.events.emit('user.tokensRevoked', { userId: user.id, tokenVersion });
   }
 
   /** Returns a fresh token for the calling session; every other session is logged out. */
@@ -171,7 +182,7 @@ export class AccountsService {
     if (input.currentPassword === input.newPassword) throw badRequest(MESSAGES.samePassword);
     if (isCommonPassword(input.newPassword)) throw badRequest(MESSAGES.passwordTooCommon);
     const tokenVersion = await store.setPassword(this.db, user.id, await hashPassword(input.newPassword));
-    this.ctx.events.emit('user.tokensRevoked', { userId: user.id, tokenVersion });
+    await this.ctx.domainEvents.announceCommitted('user.tokensRevoked', { userId: user.id, tokenVersion });
     return this.ctx.tokens.issue({ userId: user.id, email: user.email, tokenVersion });
   }
 

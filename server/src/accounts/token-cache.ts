@@ -1,4 +1,5 @@
-import type { AppEvents, Principal } from '../context.js';
+import type { Principal } from '../context.js';
+import type { DomainEvents } from '../events.js';
 
 /** How long a verified token is trusted without asking the database again. */
 export const TOKEN_CACHE_TTL_MS = 5_000;
@@ -20,12 +21,12 @@ export class TokenCache {
   private entries = new Map<string, Entry>();
 
   constructor(
-    events: AppEvents,
+    events: DomainEvents,
     private readonly clock: () => number,
   ) {
     const forget = ({ userId }: { userId: number }) => this.forgetUser(userId);
-    events.on('user.tokensRevoked', forget);
-    events.on('user.tokensRevokedElsewhere', forget);
+    events.afterCommit('user.tokensRevoked', forget);
+    events.afterCommit('user.tokensRevokedElsewhere', forget);
   }
 
   get(token: string): Principal | undefined {

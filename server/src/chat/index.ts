@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { MemoryBroker, RedisBroker, type ChatBroker, type ChatEvent } from './broker.js';
 import { chatStompHooks, createStompServer, deliverEvent, type StompExtensions } from './realtime.js';
 import { chatRoutes } from './routes.js';
-import { ChatService } from './service.js';
+import { ChatService, type SendGuard } from './service.js';
 import type { StompServer, StompServerOptions } from './stomp/server.js';
 import type { SessionOptions } from './stomp/session.js';
 import { ChatPhotos } from './photos.js';
@@ -15,6 +15,16 @@ export type { SendGuard } from './service.js';
 export { StompAppError } from './stomp/errors.js';
 export { MessageKinds, type AnyCardKind, type CardKind } from './message-kinds.js';
 export { ChatPosts, roomTopic, type ChatPost, type PostTopic } from './posts.js';
+
+declare module '../events.js' {
+  interface DomainEventMap {
+    /**
+     * Another process revoked a user's older tokens (relayed over Redis by the chat broker). After
+     * commit: this process's token cache forgets the user.
+     */
+    'user.tokensRevokedElsewhere': { userId: number; tokenVersion: number };
+  }
+}
 
 export interface ChatModule {
   service: ChatService;
@@ -30,6 +40,8 @@ export interface ChatModule {
 export interface ChatDeps {
   /** The message kinds that embed another module's card (deals: offers, meet-ups). */
   messageKinds: MessageKinds;
+  /** What a SEND must pass first (safety: blocks, suspension, the anti-scam guard). */
+  sendGuard: SendGuard;
 }
 
 declare module 'fastify' {
@@ -55,31 +67,43 @@ export async function registerChat(
   deps: ChatDeps,
   options: ChatOptions = {},
 ): Promise<ChatModule> {
-  let stomp: StompServer | null = null;
-  const onEvent = (event: ChatEvent) => {
-    // Revocations from other processes also drop this process's cached tokens at once.
-    if (event.type === 'revoke') ctx.events.emit('user.tokensRevokedElsewhere', event);
-    if (stomp) deliverEvent(stomp, event);
-  };
-  const broker: ChatBroker = ctx.redis
-    ? await RedisBroker.start(ctx.redis, `${ctx.config.keyPrefix}chat`, onEvent, ctx.logger)
-    : new MemoryBroker(onEvent);
   const photos = new ChatPhotos(ctx);
+  // Built in the order each needs the other: the service, the STOMP server that calls it, then the
+  // broker that delivers into that server. The service publishes through the broker only once
+  // requests flow, after this function has returned.
   const service = new ChatService(
     ctx,
     (event) => broker.publish(event),
     thumbnailUrl,
     photos,
     deps.messageKinds,
+    deps.sendGuard,
   );
-  deliverPostsLive(ctx.domainEvents, broker, ctx.logger);
   const extensions: StompExtensions = { userDestinations: new Set(), sends: [] };
-  stomp = createStompServer(ctx, chatStompHooks(ctx, service, extensions), options.session, options.server);
-  stomp.attach(app.server);
-  const server = stomp;
+  const server = createStompServer(
+    ctx,
+    chatStompHooks(ctx, service, extensions),
+    options.session,
+    options.server,
+  );
+  const onEvent = (event: ChatEvent) => {
+    // Revocations from other processes also drop this process's cached tokens at once.
+    if (event.type === 'revoke') {
+      void ctx.domainEvents.announceCommitted('user.tokensRevokedElsewhere', {
+        userId: event.userId,
+        tokenVersion: event.tokenVersion,
+      });
+    }
+    deliverEvent(server, event);
+  };
+  const broker: ChatBroker = ctx.redis
+    ? await RedisBroker.start(ctx.redis, `${ctx.config.keyPrefix}chat`, onEvent, ctx.logger)
+    : new MemoryBroker(onEvent);
+  deliverPostsLive(ctx.domainEvents, broker, ctx.logger);
+  server.attach(app.server);
 
   // A password change or reset revokes older tokens: close those sessions on every process.
-  ctx.events.on('user.tokensRevoked', ({ userId, tokenVersion }) => {
+  ctx.domainEvents.afterCommit('user.tokensRevoked', ({ userId, tokenVersion }) => {
     broker.publish({ type: 'revoke', userId, tokenVersion }).catch((err: unknown) => {
       ctx.logger.error({ err }, 'chat: revoke broadcast failed');
     });

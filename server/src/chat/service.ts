@@ -19,6 +19,18 @@ import type { ChatPhotos } from './photos.js';
 import * as store from './store.js';
 import { MessageWriter } from './writer.js';
 
+declare module '../events.js' {
+  interface DomainEventMap {
+    /**
+     * A message was stored (group commit, no transaction of ours) and published live. After commit:
+     * notifications schedules the unread-chat e-mail and push for the recipient.
+     */
+    'chat.messageSent': { message: ChatMessage; recipientId: number };
+    /** A student's read marker moved. After commit: notifications tells the other party ("Seen"). */
+    'chat.read': { userId: number; roomId: string; lastReadMessageId: number };
+  }
+}
+
 export interface HistoryPage {
   messages: ChatMessage[];
   /** Older messages exist before this page (no `after` given). */
@@ -28,7 +40,7 @@ export interface HistoryPage {
 }
 
 /**
- * Safety's check of a SEND before it is stored (set by the safety module): throws to refuse
+ * Safety's check of a SEND before it is stored (given at construction): throws to refuse
  * (blocked pair, daily cap of new conversations) and answers the message's anti-scam flags.
  */
 export type SendGuard = (input: {
@@ -51,13 +63,6 @@ export interface HistoryQuery {
 /** The rules of chat: who may read, subscribe to and write which room, and what a message is. */
 export class ChatService {
   private readonly writer: MessageWriter;
-  /** Run after a message is stored and published (notifications: the unread-chat e-mail). */
-  readonly afterSend: Array<(message: ChatMessage, recipientId: number) => Promise<void>> = [];
-  /** Run after a read marker moved (notifications: "Seen" to the other party). */
-  readonly afterRead: Array<(userId: number, roomId: string, lastReadMessageId: number) => Promise<void>> =
-    [];
-
-  sendGuard: SendGuard = async () => [];
 
   constructor(
     private readonly ctx: AppContext,
@@ -66,6 +71,7 @@ export class ChatService {
     private readonly photos: Pick<ChatPhotos, 'assertUploadedBy'>,
     /** Cards (offers, meet-ups) embedded in history in their current state. */
     private readonly messageKinds: MessageKinds,
+    private readonly sendGuard: SendGuard,
   ) {
     this.writer = new MessageWriter(ctx.db.kysely, ctx.db.dialect);
   }
@@ -156,7 +162,8 @@ export class ChatService {
     await this.publish({ type: 'message', message: store.toChatMessage(row), userIds: [low, high] });
     // The sender's own copy never carries flags (safety).
     const message = store.toChatMessage(row, senderId);
-    await this.runHooks(this.afterSend, message, peerId);
+    // Listeners never fail the send: their errors are logged (events.ts).
+    await this.ctx.domainEvents.announceCommitted('chat.messageSent', { message, recipientId: peerId });
     return message;
   }
 
@@ -188,19 +195,12 @@ export class ChatService {
     const latest = await store.latestMessageId(this.db, roomId);
     if (latest !== null) {
       await store.markRead(this.db, roomId, userId, latest);
-      await this.runHooks(this.afterRead, userId, roomId, latest);
+      await this.ctx.domainEvents.announceCommitted('chat.read', {
+        userId,
+        roomId,
+        lastReadMessageId: latest,
+      });
     }
     return { roomId, lastReadMessageId: latest };
-  }
-
-  /** Side effects of other modules never fail the chat operation that triggered them. */
-  private async runHooks<A extends unknown[]>(hooks: Array<(...args: A) => Promise<void>>, ...args: A) {
-    for (const hook of hooks) {
-      try {
-        await hook(...args);
-      } catch (err) {
-        this.ctx.logger.error({ err }, 'chat hook failed');
-      }
-    }
   }
 }

@@ -11,9 +11,18 @@ import {
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { JOB_RESERVATION_LAPSE } from './offers.js';
-import { announceDealConfirmed } from '../notifications/deal-notices.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
+
+declare module '../events.js' {
+  interface DomainEventMap {
+    /**
+     * A hand-off confirmed the sale and recorded the deal. In the transaction: notifications tells
+     * both students and schedules the review request.
+     */
+    'deal.confirmed': { deal: Deal };
+  }
+}
 
 type Outcome = { ok: true; deal: Deal } | { ok: false; locked: boolean; triesLeft: number };
 
@@ -130,7 +139,8 @@ export class HandoffService {
       meetup ? { meetup } : { offer },
     );
     const answer = store.toDeal(deal);
-    await announceDealConfirmed(this.ctx, tx.db, answer);
+    // The deals transaction is opened on Kysely directly, so the fact is told inside it only.
+    await this.ctx.domainEvents.announce(tx.db, 'deal.confirmed', { deal: answer });
     return answer;
   }
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChatModule } from '../chat/index.js';
 import type { AppContext } from '../context.js';
-import type { ListingsModule } from '../listings/index.js';
 import { HandoffService } from './handoff.js';
 import { MeetupsService } from './meetups.js';
 import { OffersService } from './offers.js';
@@ -19,6 +18,8 @@ export interface DealsModule {
   handoff: HandoffService;
   /** A moderator removed a listing: its deals end in the removal's transaction (safety calls it). */
   removal: ListingRemoval;
+  /** The sold toggle under the listing's lock (the listings service is given it at construction). */
+  sold: SoldToggle;
 }
 
 /**
@@ -30,11 +31,11 @@ export async function registerDeals(
   app: FastifyInstance,
   ctx: AppContext,
   chat: Pick<ChatModule, 'posts'>,
-  listings: ListingsModule,
 ): Promise<DealsModule> {
   const deps: DealsDeps = {
     chat: chat.posts,
-    listingWritten: (row) => listings.service.written(row),
+    // Read after the deals transaction committed: the index and hot cache follow.
+    listingWritten: (row) => ctx.domainEvents.announceCommitted('listing.changed', { row }),
   };
   followListingChanges(ctx, deps);
   const offers = new OffersService(ctx, deps);
@@ -42,7 +43,6 @@ export async function registerDeals(
   const meetups = new MeetupsService(ctx, deps, offers);
   const handoff = new HandoffService(ctx, deps);
   const sold = new SoldToggle(ctx, deps, offers);
-  listings.service.soldToggle = (sellerId, listingId) => sold.toggle(sellerId, listingId);
   await app.register(dealsRoutes(ctx, offers, meetups, handoff));
-  return { offers, meetups, handoff, removal: new ListingRemoval(ctx, deps) };
+  return { offers, meetups, handoff, removal: new ListingRemoval(ctx, deps), sold };
 }

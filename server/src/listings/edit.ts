@@ -1,16 +1,13 @@
 import {
-  MESSAGES,
   SELLING_MESSAGES,
   conditionApplies,
   createListingSchema,
   listingExtrasSchema,
   textbookFieldsApply,
   type Category,
-  type Listing,
 } from '@campus/contract';
-import type { Principal } from '../context.js';
-import { badRequest, notFound, parseOr400 } from '../http/errors.js';
-import type { ListingsService } from './service.js';
+import { badRequest, parseOr400 } from '../http/errors.js';
+import type { ListingRow } from './store.js';
 
 const EDITABLE = new Set(['name', 'description', 'category', 'price', 'condition', 'courseCode', 'isbn']);
 
@@ -27,24 +24,44 @@ export function checkExtras(
     throw badRequest(SELLING_MESSAGES.textbookOnly);
 }
 
+/** A create form's fields, parsed: a missing field is the same as an empty one (spec §7's message). */
+export function parseCreate(fields: Record<string, string>) {
+  const { condition, courseCode, isbn, ...base } = fields;
+  const input = parseOr400(createListingSchema, {
+    name: '',
+    category: '',
+    description: '',
+    price: '',
+    ...base,
+  });
+  const extras = parseOr400(listingExtrasSchema, { condition, courseCode, isbn });
+  checkExtras(input.category, extras.condition ?? null, extras.courseCode ?? null, extras.isbn ?? null);
+  return { input, extras };
+}
+
+/** What an edit sets: every editable column, as the listing would become. */
+export interface ListingEdit {
+  name: string;
+  description: string;
+  category: Category;
+  /** Cents. */
+  price: number;
+  condition: string | null;
+  courseCode: string | null;
+  isbn: string | null;
+}
+
 /**
- * PATCH /listing/{id}: any of the editable fields, validated exactly like create on the listing
- * as it would become. Null or '' clears condition, courseCode and isbn. Lowering the price of an
- * unsold listing records a price drop (listing_price_drops) for the notifications module.
+ * A PATCH body applied to the listing as it is: any of the editable fields, validated exactly like
+ * create on the listing as it would become. Null or '' clears condition, courseCode and isbn.
  */
-export async function editListing(
-  service: ListingsService,
-  principal: Principal,
-  id: number,
-  body: unknown,
-): Promise<Listing> {
+export function parseEdit(current: ListingRow, body: unknown): ListingEdit {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw badRequest(SELLING_MESSAGES.editEmpty);
   const patch = body as Record<string, unknown>;
   const keys = Object.keys(patch);
   if (keys.length === 0) throw badRequest(SELLING_MESSAGES.editEmpty);
   if (keys.some((k) => !EDITABLE.has(k))) throw badRequest(SELLING_MESSAGES.editUnknownField);
-  const current = await service.ownedRow(principal, id);
   const text = (key: string, fallback: string): string => {
     const v = patch[key];
     if (v === undefined) return fallback;
@@ -72,44 +89,5 @@ export async function editListing(
   const finalCondition =
     !conditionApplies(base.category) && extras.condition === undefined ? null : condition;
   checkExtras(base.category, finalCondition, courseCode, isbn);
-  await service.checkWrite(principal, base, 'edited');
-  // Only edits that would be saved count: a refused one costs no matching.
-  await service.takeEdit(principal);
-
-  const now = service.clock();
-  const row = await service.database.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('listings')
-      .set({
-        name: base.name,
-        description: base.description,
-        category: base.category,
-        price_cents: base.price,
-        condition: finalCondition,
-        course_code: courseCode,
-        isbn,
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .where('seller_id', '=', principal.userId)
-      .returningAll()
-      .executeTakeFirst();
-    if (!updated) throw notFound(MESSAGES.listingNotFound);
-    if (updated.is_sold === 0 && base.price < current.price_cents) {
-      await trx
-        .insertInto('listing_price_drops')
-        .values({
-          listing_id: id,
-          old_price_cents: current.price_cents,
-          new_price_cents: base.price,
-          created_at: now,
-        })
-        .execute();
-      for (const hook of service.onPriceDrop) await hook(trx, updated, current.price_cents);
-    }
-    for (const hook of service.inWrite) await hook(trx, updated, 'edited');
-    return updated;
-  });
-  await service.written(row);
-  return service.get(id);
+  return { ...base, condition: finalCondition, courseCode, isbn };
 }

@@ -9,10 +9,11 @@ import type { ListingSearch } from './search/listing-search.js';
 import { LiveSearchIndex } from './search/live-index.js';
 import { ShardedSearchIndex } from './search/sharded-index.js';
 import { WorkerSearchIndex } from './search/worker-index.js';
-import { ListingsService } from './service.js';
+import { ListingsService, type ListingsDeps } from './service.js';
+import type { ListingRow } from './store.js';
 
 // What other modules use of listings: they import nothing else from listings/.
-export { ListingsService } from './service.js';
+export { ListingsService, type ListingsDeps, type ListingWrite } from './service.js';
 export type { ListingRow, ListingWithSeller } from './store.js';
 /** Row reads (and the demo seed's writes), each taking `db` or a transaction first. */
 export {
@@ -49,11 +50,24 @@ export async function registerListings(
   app: FastifyInstance,
   ctx: AppContext,
   options: { searchWorker: boolean },
+  deps: ListingsDeps,
 ): Promise<ListingsModule> {
   const search = searchIndexFor(ctx, options.searchWorker);
   app.addHook('onClose', () => search.close());
   const cache = new HotCache();
-  const service = new ListingsService(ctx, search, () => cache.listingsChanged());
+  // Whoever wrote a listing, this process's index follows at once and the hot cache clears;
+  // other processes see updated_at move.
+  const follow = ({ row }: { row: ListingRow }) => {
+    search.applyRow(row);
+    cache.listingsChanged();
+  };
+  ctx.domainEvents.afterCommit('listing.written', follow);
+  ctx.domainEvents.afterCommit('listing.changed', follow);
+  ctx.domainEvents.afterCommit('listing.deleted', ({ id }) => {
+    search.remove(id);
+    cache.listingsChanged();
+  });
+  const service = new ListingsService(ctx, search, deps);
   const personaliser = new Personaliser(ctx);
   const photos = new PhotosService(ctx, service);
   await registerMediaRoutes(app, ctx);

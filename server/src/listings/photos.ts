@@ -1,7 +1,7 @@
 import { SELLING_LIMITS, SELLING_MESSAGES, isDbId, type Listing } from '@campus/contract';
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
-import type { Database } from '../db/schema.js';
+import type { Trx } from '../events.js';
 import { badRequest, notFound } from '../http/errors.js';
 import {
   prepareJpeg,
@@ -31,12 +31,12 @@ export class PhotosService {
   }
 
   /** Serialises photo changes of one listing (PostgreSQL; SQLite writes are serial already). */
-  private async lock(trx: Transaction<Database>, id: number): Promise<void> {
+  private async lock(trx: Trx, id: number): Promise<void> {
     if (this.ctx.db.dialect === 'postgres')
       await sql`select id from listings where id = ${id} for update`.execute(trx);
   }
 
-  private async count(trx: Transaction<Database> | typeof this.db, id: number): Promise<number> {
+  private async count(trx: Trx | typeof this.db, id: number): Promise<number> {
     const r = await trx
       .selectFrom('listing_photos')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -45,8 +45,11 @@ export class PhotosService {
     return Number(r?.n ?? 0);
   }
 
-  /** Points the listing's cover columns at its first photo (or none) and bumps updated_at. */
-  private async syncCover(trx: Transaction<Database>, id: number, now: number): Promise<ListingRow> {
+  /**
+   * Points the listing's cover columns at its first photo (or none), bumps updated_at and announces
+   * the change (the index and hot cache follow after commit).
+   */
+  private async syncCover(trx: Trx, id: number, now: number): Promise<ListingRow> {
     const first = await trx
       .selectFrom('listing_photos')
       .select(['image_key', 'thumb_key'])
@@ -54,12 +57,14 @@ export class PhotosService {
       .orderBy('position')
       .orderBy('id')
       .executeTakeFirst();
-    return trx
+    const row = await trx
       .updateTable('listings')
       .set({ image_key: first?.image_key ?? null, thumb_key: first?.thumb_key ?? null, updated_at: now })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    await this.ctx.domainEvents.announce(trx, 'listing.changed', { row });
+    return row;
   }
 
   /**
@@ -78,7 +83,7 @@ export class PhotosService {
     if (!image) throw badRequest(SELLING_MESSAGES.photoRequired);
     const prepared = await prepareJpeg(image);
     const now = this.ctx.clock();
-    const { row, photoId } = await this.db.transaction().execute(async (trx) => {
+    const { photoId } = await this.ctx.domainEvents.transaction(async (trx) => {
       await this.lock(trx, id);
       if ((await this.count(trx, id)) >= SELLING_LIMITS.photosMax)
         throw badRequest(SELLING_MESSAGES.photosTooMany);
@@ -100,7 +105,8 @@ export class PhotosService {
         .returning('id')
         .executeTakeFirstOrThrow();
       await queueVariants(this.ctx, trx, prepared.imageKey);
-      return { row: await this.syncCover(trx, id, now), photoId: photo.id };
+      await this.syncCover(trx, id, now);
+      return { photoId: photo.id };
     });
     try {
       await writePrepared(this.ctx, prepared);
@@ -117,7 +123,6 @@ export class PhotosService {
       .where('id', '=', photoId)
       .executeTakeFirst();
     if (!still) await removeStoredImage(this.ctx, prepared.imageKey, prepared.thumbKey);
-    await this.listings.written(row);
     return this.listings.get(id);
   }
 
@@ -128,7 +133,7 @@ export class PhotosService {
    */
   private async drop(id: number, photoId: number): Promise<ListingRow | undefined> {
     const now = this.ctx.clock();
-    const row = await this.db.transaction().execute(async (trx) => {
+    return this.ctx.domainEvents.transaction(async (trx) => {
       await this.lock(trx, id);
       const photo = await trx
         .deleteFrom('listing_photos')
@@ -140,8 +145,6 @@ export class PhotosService {
       await removeLater(this.ctx, trx, photo.image_key, photo.thumb_key);
       return this.syncCover(trx, id, now);
     });
-    if (row) await this.listings.written(row);
-    return row;
   }
 
   async remove(principal: Principal, id: number, photoId: number): Promise<Listing> {
@@ -162,7 +165,7 @@ export class PhotosService {
       throw badRequest(SELLING_MESSAGES.photoOrderInvalid);
     const order = ids as number[];
     const now = this.ctx.clock();
-    const row = await this.db.transaction().execute(async (trx) => {
+    await this.ctx.domainEvents.transaction(async (trx) => {
       await this.lock(trx, id);
       const current = await trx
         .selectFrom('listing_photos')
@@ -175,9 +178,8 @@ export class PhotosService {
       for (const [position, photoId] of order.entries()) {
         await trx.updateTable('listing_photos').set({ position }).where('id', '=', photoId).execute();
       }
-      return this.syncCover(trx, id, now);
+      await this.syncCover(trx, id, now);
     });
-    await this.listings.written(row);
     return this.listings.get(id);
   }
 }

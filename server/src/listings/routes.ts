@@ -11,6 +11,7 @@ import {
   pageQueryDoc,
   searchQueryDoc,
   SELLING_MESSAGES,
+  type Listing,
 } from '@campus/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -21,7 +22,6 @@ import { LINK_HEADER_DOC as LINK, parsePage, type RawQuery } from '../http/pagin
 import { idParams, idSchema, pathId } from '../http/params.js';
 import { withUploadSlot, uploadRoutes } from '../http/uploads.js';
 import { discardIncoming } from '../media/index.js';
-import { editListing } from './edit.js';
 import { readCreateForm, readPhotoForm } from './form.js';
 import type { HotCache } from './hot-cache.js';
 import { HotReads, JSON_TYPE } from './hot-reads.js';
@@ -51,10 +51,12 @@ export function listingsRoutes(
     reads.installFastLane(app);
 
     /** One listing as the caller sees it, read anew (after an edit). */
-    const sendListing = async (request: FastifyRequest, reply: FastifyReply, id: number) => {
-      const rendered = new RenderedListings([await service.get(id)], false);
+    const answerListing = async (request: FastifyRequest, reply: FastifyReply, listing: Listing) => {
+      const rendered = new RenderedListings([listing], false);
       return reply.type(JSON_TYPE).send(await personaliser.body(rendered, principalOf(request)));
     };
+    const sendListing = async (request: FastifyRequest, reply: FastifyReply, id: number) =>
+      answerListing(request, reply, await service.get(id));
 
     const create = async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = principalOf(request);
@@ -223,9 +225,8 @@ export function listingsRoutes(
         errors: [400, 403, 404, 429],
       }),
       async (request, reply) => {
-        const id = listingId(request);
-        await editListing(service, principalOf(request), id, request.body);
-        return sendListing(request, reply, id);
+        const edited = await service.edit(principalOf(request), listingId(request), request.body);
+        return answerListing(request, reply, edited);
       },
     );
 

@@ -1,17 +1,7 @@
-import {
-  MESSAGES,
-  SELLING_LIMITS,
-  SELLING_MESSAGES,
-  createListingSchema,
-  listingExtrasSchema,
-  type Category,
-  type Listing,
-  type Sort,
-} from '@campus/contract';
-import type { Kysely } from 'kysely';
+import { MESSAGES, SELLING_LIMITS, SELLING_MESSAGES, type Listing, type Sort } from '@campus/contract';
 import type { AppContext, Principal } from '../context.js';
-import type { Database } from '../db/schema.js';
-import { HttpError, badRequest, forbidden, notFound, parseOr400 } from '../http/errors.js';
+import type { DomainEvents, Trx } from '../events.js';
+import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
 import {
   prepareJpeg,
   queueVariants,
@@ -20,96 +10,83 @@ import {
   type ImageInput,
   type PreparedImage,
 } from '../media/index.js';
-import { checkExtras } from './edit.js';
+import { parseCreate, parseEdit } from './edit.js';
+import { ListingPages, type BrowseOptions, type Page } from './pages.js';
 import type { Cursor, FilterParams } from './query.js';
 import type { ListingSearch } from './search/listing-search.js';
 import * as store from './store.js';
 
-/** What happened to a listing, for the hooks inside its transaction (saved-search and wanted matching). */
+export type { BrowseOptions, Page } from './pages.js';
+
+/** Whether a listing's text is being created or edited (the daily cap counts only creations). */
 export type ListingWrite = 'created' | 'edited';
 
-export interface Page {
-  listings: Listing[];
-  next: Cursor | undefined;
-}
-
-export interface BrowseOptions {
-  categories?: readonly Category[];
-  minCents?: number;
-  maxCents?: number;
-  conditions?: readonly string[];
-  courseCode?: string;
-  isbn?: string;
-  sort?: store.BrowseSort;
-  limit: number;
-  cursor: Cursor | undefined;
-  /** Sellers the viewer blocked (safety). */
-  excludeSellers?: readonly number[];
-}
-
-const NOBODY: ReadonlySet<number> = new Set();
-
-/** Listing rules: who may post, see, mark sold and delete; search over unsold listings. */
-export class ListingsService {
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly search: ListingSearch,
-    /** Called after every listing write (the routes' hot cache listens). */
-    private readonly changed: () => void = () => {},
-  ) {}
-
+/** What the listings service needs from other modules, built before it (wired in app.ts). */
+export interface ListingsDeps {
   /**
-   * Sellers whose listings this viewer does not see in browse, search and detail (set by the safety
-   * module: the students the viewer blocked).
+   * Refuses a listing's text before anything is stored or any photo is processed (safety:
+   * prohibited terms, and the daily cap on new listings). Throws to refuse.
    */
-  hiddenSellersFor: (userId: number) => Promise<ReadonlySet<number>> = async () => NOBODY;
-
-  /**
-   * The same set when it is already in memory, without waiting (hot reads answer synchronously);
-   * undefined means "ask hiddenSellersFor". The safety module sets both.
-   */
-  hiddenSellersNow: (userId: number) => ReadonlySet<number> | undefined = () => undefined;
-
-  /** Checks run before a listing is created or edited (safety: prohibited terms, daily cap). */
-  readonly beforeWrite: Array<
-    (principal: Principal, text: { name: string; description: string }, kind: ListingWrite) => Promise<void>
-  > = [];
-
-  async checkWrite(
+  checkWrite(
     principal: Principal,
     text: { name: string; description: string },
     kind: ListingWrite,
-  ): Promise<void> {
-    for (const check of this.beforeWrite) await check(principal, text, kind);
+  ): Promise<void>;
+  /** Sellers whose listings this viewer does not see in browse, search and detail (safety: blocks). */
+  hiddenSellers: {
+    of(userId: number): Promise<ReadonlySet<number>>;
+    /** The same set when it is already in memory; undefined means "ask `of`". */
+    cached(userId: number): ReadonlySet<number> | undefined;
+  };
+  /**
+   * The sold toggle, done by the deals module under the listing's lock, because a reservation or a
+   * confirmed deal changes what it means (deals/sold.ts). Undefined: the row is gone or not the
+   * seller's.
+   */
+  toggleSold(sellerId: number, listingId: number): Promise<store.ListingRow | undefined>;
+}
+
+/**
+ * Listing rules: who may post, edit, see, mark sold and delete. Each write announces what changed
+ * (listings/events.ts) in its transaction; the index, caches, matching and notices listen.
+ */
+export class ListingsService {
+  private readonly pages: ListingPages;
+
+  constructor(
+    private readonly ctx: AppContext,
+    search: ListingSearch,
+    private readonly deps: ListingsDeps,
+  ) {
+    this.pages = new ListingPages(ctx, search);
+  }
+
+  private get db() {
+    return this.ctx.db.kysely;
+  }
+
+  private get events(): DomainEvents {
+    return this.ctx.domainEvents;
+  }
+
+  /** Sellers whose listings this viewer does not see (the students the viewer blocked). */
+  hiddenSellersFor(userId: number): Promise<ReadonlySet<number>> {
+    return this.deps.hiddenSellers.of(userId);
   }
 
   /**
-   * Run inside the edit's transaction when the price of an unsold listing falls (the notifications
-   * module announces drops of 10 % or more to those who saved it).
+   * The same set when it is already in memory, without waiting (hot reads answer synchronously);
+   * undefined means "ask hiddenSellersFor".
    */
-  readonly onPriceDrop: Array<
-    (trx: Kysely<Database>, listing: store.ListingRow, oldCents: number) => Promise<void>
-  > = [];
-
-  /**
-   * Run inside the create's or edit's transaction (the selling module enqueues its matching job
-   * here, so the job exists exactly when the listing change commits).
-   */
-  readonly inWrite: Array<
-    (trx: Kysely<Database>, row: store.ListingRow, kind: ListingWrite) => Promise<void>
-  > = [];
-
-  /** A write landed: the index follows at once, the hot cache clears. */
-  async written(row: store.ListingRow): Promise<void> {
-    this.search.applyRow(row);
-    this.changed();
+  hiddenSellersNow(userId: number): ReadonlySet<number> | undefined {
+    return this.deps.hiddenSellers.cached(userId);
   }
 
   /**
    * Counts one listing edit against the student's hourly budget (SELLING_LIMITS.editsPerHour, in
    * Redis when scaled out); over it, 429 with Retry-After and a message saying why.
    */
-  async takeEdit(principal: Principal): Promise<void> {
+  private async takeEdit(principal: Principal): Promise<void> {
     try {
       await this.ctx.limits.consume('listing-edit:account', String(principal.userId));
     } catch (err) {
@@ -118,25 +95,13 @@ export class ListingsService {
     }
   }
 
-  get database() {
-    return this.db;
-  }
-
-  clock(): number {
-    return this.ctx.clock();
-  }
-
-  private get db() {
-    return this.ctx.db.kysely;
-  }
-
   /**
    * The cheap checks of a new listing's text (form, extras, prohibited terms, daily cap), run by
    * the create route before any photo is read; create() then skips them (`checked`).
    */
   async checkCreate(principal: Principal, fields: Record<string, string>): Promise<void> {
     const { input } = parseCreate(fields);
-    await this.checkWrite(principal, input, 'created');
+    await this.deps.checkWrite(principal, input, 'created');
   }
 
   /**
@@ -151,7 +116,7 @@ export class ListingsService {
     options: { checked?: boolean } = {},
   ): Promise<number> {
     const { input, extras } = parseCreate(fields);
-    if (!options.checked) await this.checkWrite(principal, input, 'created');
+    if (!options.checked) await this.deps.checkWrite(principal, input, 'created');
     const list =
       images === null
         ? []
@@ -163,7 +128,7 @@ export class ListingsService {
     const prepared: PreparedImage[] = [];
     for (const image of list) prepared.push(await prepareJpeg(image));
     const now = this.ctx.clock();
-    const row = await this.db.transaction().execute(async (trx) => {
+    const row = await this.events.transaction(async (trx) => {
       const inserted = await store.insertListing(trx, {
         sellerId: principal.userId,
         name: input.name,
@@ -191,21 +156,84 @@ export class ListingsService {
           })
           .execute();
       }
-      for (const hook of this.inWrite) await hook(trx, inserted, 'created');
+      await this.events.announce(trx, 'listing.written', { row: inserted, change: 'created' });
       return inserted;
     });
     try {
       for (const photo of prepared) await writePrepared(this.ctx, photo);
     } catch (err) {
       // Take the listing back; the photos already written go with it (a durable job).
-      await this.db.transaction().execute(async (trx) => {
+      await this.events.transaction(async (trx) => {
         await store.deleteListing(trx, row.id, principal.userId);
         await removeLater(this.ctx, trx, ...prepared.flatMap((p) => [p.imageKey, p.thumbKey]));
+        await this.events.announce(trx, 'listing.deleted', { id: row.id });
       });
       throw err;
     }
-    await this.written(row);
     return row.id;
+  }
+
+  /**
+   * PATCH /listing/{id}: any of the editable fields, validated exactly like create on the listing
+   * as it would become (edit.ts). Lowering the price of an unsold listing records a price drop
+   * (listing_price_drops) and announces it with the edit. Answers the listing as the edit left it.
+   */
+  async edit(principal: Principal, id: number, body: unknown): Promise<Listing> {
+    const current = await this.ownedRow(principal, id);
+    const next = parseEdit(current, body);
+    await this.deps.checkWrite(principal, next, 'edited');
+    // Only edits that would be saved count: a refused one costs no matching.
+    await this.takeEdit(principal);
+
+    const now = this.ctx.clock();
+    const row = await this.events.transaction(async (trx) => {
+      const updated = await trx
+        .updateTable('listings')
+        .set({
+          name: next.name,
+          description: next.description,
+          category: next.category,
+          price_cents: next.price,
+          condition: next.condition,
+          course_code: next.courseCode,
+          isbn: next.isbn,
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .where('seller_id', '=', principal.userId)
+        .returningAll()
+        .executeTakeFirst();
+      if (!updated) throw notFound(MESSAGES.listingNotFound);
+      if (updated.is_sold === 0 && next.price < current.price_cents) {
+        await this.recordPriceDrop(trx, updated, current.price_cents, now);
+      }
+      await this.events.announce(trx, 'listing.written', { row: updated, change: 'edited' });
+      return updated;
+    });
+    // A listing a moderator removed is gone for everyone, its seller's edit included (as get()).
+    if (store.isRemoved(row)) throw notFound(MESSAGES.listingNotFound);
+    const [listing] = await store.toListings(this.db, [
+      { ...row, first_name: current.first_name, last_name: current.last_name },
+    ]);
+    return listing as Listing;
+  }
+
+  private async recordPriceDrop(
+    trx: Trx,
+    row: store.ListingRow,
+    oldCents: number,
+    now: number,
+  ): Promise<void> {
+    await trx
+      .insertInto('listing_price_drops')
+      .values({
+        listing_id: row.id,
+        old_price_cents: oldCents,
+        new_price_cents: row.price_cents,
+        created_at: now,
+      })
+      .execute();
+    await this.events.announce(trx, 'listing.priceDropped', { row, oldCents });
   }
 
   /**
@@ -221,19 +249,19 @@ export class ListingsService {
 
   /** Unsold listings, newest first. */
   browse(options: BrowseOptions): Promise<Page> {
-    return this.browsePage({ ...options, includeSold: false });
+    return this.pages.browse(options);
   }
 
   /** All of the caller's listings, sold ones included, newest first. */
   mine(principal: Principal, options: Pick<BrowseOptions, 'limit' | 'cursor'>): Promise<Page> {
-    return this.browsePage({ ...options, sellerId: principal.userId, includeSold: true });
+    return this.pages.mine(principal, options);
   }
 
   /**
    * Fuzzy search (Fuse.js model, see search/) over unsold listings passing the filters; ranked by
    * score, newest first on ties. An empty query is plain filtered browsing.
    */
-  async searchListings(
+  searchListings(
     query: string,
     filters: FilterParams,
     limit: number,
@@ -241,118 +269,17 @@ export class ListingsService {
     sort: Sort = 'relevance',
     excludeSellers: readonly number[] = [],
   ): Promise<Page> {
-    if (query === '') {
-      return this.browse({
-        ...filters,
-        sort: sort === 'relevance' ? 'newest' : sort,
-        limit,
-        cursor,
-        excludeSellers,
-      });
-    }
-    // Blocked sellers are dropped from the page after ranking (the index knows no sellers): such a
-    // page can be shorter than `limit`, and its Link still leads on without a gap.
-    const page =
-      sort !== 'relevance'
-        ? await this.searchSorted(query, filters, sort, limit, cursor)
-        : await this.searchRanked(query, filters, limit, cursor);
-    if (excludeSellers.length === 0) return page;
-    const hidden = new Set(excludeSellers);
-    return { ...page, listings: page.listings.filter((l) => !hidden.has(l.seller.id)) };
-  }
-
-  private async searchRanked(
-    query: string,
-    filters: FilterParams,
-    limit: number,
-    cursor: Cursor | undefined,
-  ): Promise<Page> {
-    const after = cursor?.kind === 'search' ? { score: cursor.score, id: cursor.id } : undefined;
-    const { hits, page, listings } = await this.freshHits(limit, () =>
-      this.search.search(query, filters, limit + 1, after),
-    );
-    const last = page[page.length - 1];
-    const next: Cursor | undefined =
-      hits.length > limit && last ? { kind: 'search', score: last.score, id: last.id } : undefined;
-    return { listings, next };
+    return this.pages.searchListings(query, filters, limit, cursor, sort, excludeSellers);
   }
 
   /**
-   * Runs an index search and loads its first `limit` hits as listings. A hit the database no
-   * longer shows (sold or deleted by another process) is dropped from the index and the search
-   * runs again; in one process this never loops.
+   * Flips sold/unsold; only the seller. Returns the listing as it now is. The deals module does
+   * the toggle and announces the change (the index and hot cache follow before this answers).
    */
-  private async freshHits<H extends { id: number }>(
-    limit: number,
-    searchIndex: () => Promise<H[]>,
-  ): Promise<{ hits: H[]; page: H[]; listings: Listing[] }> {
-    for (let attempt = 0; ; attempt += 1) {
-      const hits = await searchIndex();
-      const page = hits.slice(0, limit);
-      const rows = await store.findUnsoldByIds(
-        this.db,
-        page.map((h) => h.id),
-      );
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      const stale = page.filter((h) => !byId.has(h.id));
-      if (stale.length > 0 && attempt < 3) {
-        for (const h of stale) this.search.forget(h.id);
-        continue;
-      }
-      const listings = await store.toListings(
-        this.db,
-        page.flatMap((h) => {
-          const row = byId.get(h.id);
-          return row ? [row] : [];
-        }),
-      );
-      return { hits, page, listings };
-    }
-  }
-
-  /** Search in the newest or a price order: every match, keyset-paged by the sort key. */
-  private async searchSorted(
-    query: string,
-    filters: FilterParams,
-    sort: Exclude<Sort, 'relevance'>,
-    limit: number,
-    cursor: Cursor | undefined,
-  ): Promise<Page> {
-    const after =
-      cursor?.kind === 'price'
-        ? { price: cursor.price, id: cursor.id }
-        : cursor?.kind === 'browse'
-          ? { price: 0, id: cursor.id }
-          : undefined;
-    const { hits, page, listings } = await this.freshHits(limit, () =>
-      this.search.searchSorted(query, filters, sort, limit + 1, after),
-    );
-    const last = page[page.length - 1];
-    let next: Cursor | undefined;
-    if (hits.length > limit && last) {
-      next =
-        sort === 'newest'
-          ? { kind: 'browse', id: last.id }
-          : { kind: 'price', price: last.price, id: last.id };
-    }
-    return { listings, next };
-  }
-
-  /**
-   * Set by the deals module: does the sold toggle itself, under the listing's lock, because a
-   * reservation or a confirmed deal changes what it means (deals/sold.ts). Undefined: the row is
-   * gone or not the seller's.
-   */
-  soldToggle: ((sellerId: number, id: number) => Promise<store.ListingRow | undefined>) | undefined;
-
-  /** Flips sold/unsold; only the seller. Returns the listing as it now is. */
   async toggleSold(principal: Principal, id: number): Promise<Listing> {
     await this.ownedRow(principal, id);
-    const row = this.soldToggle
-      ? await this.soldToggle(principal.userId, id)
-      : await store.toggleSold(this.db, id, principal.userId, this.ctx.clock());
+    const row = await this.deps.toggleSold(principal.userId, id);
     if (!row) throw notFound(MESSAGES.listingNotFound);
-    await this.written(row);
     return this.get(id);
   }
 
@@ -363,7 +290,7 @@ export class ListingsService {
    */
   async remove(principal: Principal, id: number): Promise<void> {
     await this.ownedRow(principal, id);
-    const row = await this.db.transaction().execute(async (trx) => {
+    const row = await this.events.transaction(async (trx) => {
       // Locked first (PostgreSQL), so a photo added meanwhile is either seen here or refused.
       await store.lockListing(trx, id, this.ctx.db.dialect);
       const photos = (await store.photosFor(trx, [id])).get(id) ?? [];
@@ -376,11 +303,10 @@ export class ListingsService {
         deleted.thumb_key,
         ...photos.flatMap((p) => [p.image_key, p.thumb_key]),
       );
+      await this.events.announce(trx, 'listing.deleted', { id });
       return deleted;
     });
     if (!row) throw notFound(MESSAGES.listingNotFound);
-    this.search.remove(id);
-    this.changed();
   }
 
   async ownedRow(principal: Principal, id: number): Promise<store.ListingWithSeller> {
@@ -389,44 +315,4 @@ export class ListingsService {
     if (row.seller_id !== principal.userId) throw forbidden(MESSAGES.notYourListing);
     return row;
   }
-
-  private async browsePage(
-    q: Omit<store.BrowseQuery, 'beforeId'> & { cursor: Cursor | undefined },
-  ): Promise<Page> {
-    const rows = await store.browse(
-      this.db,
-      {
-        ...q,
-        beforeId: q.cursor?.kind === 'browse' ? q.cursor.id : undefined,
-        afterPrice: q.cursor?.kind === 'price' ? { price: q.cursor.price, id: q.cursor.id } : undefined,
-        limit: q.limit + 1,
-      },
-      this.ctx.db.dialect,
-    );
-    const page = rows.slice(0, q.limit);
-    const last = page[page.length - 1];
-    let next: Cursor | undefined;
-    if (rows.length > q.limit && last) {
-      next =
-        (q.sort ?? 'newest') === 'newest'
-          ? { kind: 'browse', id: last.id }
-          : { kind: 'price', price: last.price_cents, id: last.id };
-    }
-    return { listings: await store.toListings(this.db, page), next };
-  }
-}
-
-/** A create form's fields, parsed: a missing field is the same as an empty one (spec §7's message). */
-function parseCreate(fields: Record<string, string>) {
-  const { condition, courseCode, isbn, ...base } = fields;
-  const input = parseOr400(createListingSchema, {
-    name: '',
-    category: '',
-    description: '',
-    price: '',
-    ...base,
-  });
-  const extras = parseOr400(listingExtrasSchema, { condition, courseCode, isbn });
-  checkExtras(input.category, extras.condition ?? null, extras.courseCode ?? null, extras.isbn ?? null);
-  return { input, extras };
 }

@@ -158,7 +158,11 @@ describe.each(dialects)('storing photos (%s)', (dialect) => {
   });
 
   it('removes the files again when the database row cannot be written', async () => {
-    const service = new ListingsService(t.app.ctx, new LiveSearchIndex(t.app.ctx.db));
+    const service = new ListingsService(t.app.ctx, new LiveSearchIndex(t.app.ctx.db), {
+      checkWrite: async () => {},
+      hiddenSellers: { of: async () => new Set(), cached: () => undefined },
+      toggleSold: async () => undefined,
+    });
     const ghost = { userId: 987_654, email: 'ghost@msu.edu', tokenVersion: 0 };
     await expect(service.create(ghost, validFields(), await makeJpeg())).rejects.toThrow();
     expect(await files()).toEqual([]);

@@ -1,6 +1,5 @@
-import { NOTIFICATION_LIMITS, parseRoomId, type ChatMessage } from '@campus/contract';
+import { NOTIFICATION_LIMITS, parseRoomId } from '@campus/contract';
 import type { AppContext } from '../context.js';
-import type { ChatModule } from '../chat/index.js';
 import { deliveryTime, isQuietTime } from './quiet-hours.js';
 import type { Presence } from './presence.js';
 import type { NotificationService } from './service.js';
@@ -22,12 +21,7 @@ interface RoomUser {
  * Both are jobs, so they survive restarts and run once with N processes; the hourly rule is a
  * conditional upsert, so even two runs racing send one e-mail.
  */
-export function registerChatMail(
-  ctx: AppContext,
-  chat: ChatModule,
-  service: NotificationService,
-  presence: Presence,
-): void {
+export function registerChatMail(ctx: AppContext, service: NotificationService, presence: Presence): void {
   const db = ctx.db.kysely;
 
   /**
@@ -47,7 +41,8 @@ export function registerChatMail(
     return false;
   }
 
-  chat.service.afterSend.push(async (message: ChatMessage, recipientId: number) => {
+  // After the message is stored (chat's group commit): a failure here never fails the send.
+  ctx.domainEvents.afterCommit('chat.messageSent', async ({ message, recipientId }) => {
     const job: RoomUser = { roomId: message.roomId, userId: recipientId };
     const now = ctx.clock();
     const mailKey = `chatmail:${message.roomId}:${recipientId}`;

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChatModule } from '../chat/index.js';
 import type { AppContext } from '../context.js';
-import type { ListingsModule } from '../listings/index.js';
 import { registerChatMail } from './chat-mail.js';
 import { registerDealNoticeJobs } from './deal-notices.js';
+import { listenToFacts } from './listeners.js';
 import { registerOfferMail } from './offer-mail.js';
 import { Presence } from './presence.js';
-import { announcePriceDrop } from './producers.js';
 import { loadVapidKeys } from './push.js';
 import { notificationRoutes, publicNotificationRoutes } from './routes.js';
 import { NotificationService } from './service.js';
@@ -23,24 +22,22 @@ export interface NotificationsModule {
 /**
  * Notifications (features.md §D): the centre (HTTP + live STOMP), e-mail with one-click
  * unsubscribe, web push, quiet hours, unread-chat e-mail, chat presence (typing, Seen).
- * Other features call `notify(ctx, trx, …)` inside their transaction.
+ * Other features announce facts (events.ts); this module listens (listeners.ts, chat-mail.ts,
+ * presence.ts) and writes each notice in the announcing transaction.
  */
 export async function registerNotifications(
   app: FastifyInstance,
   ctx: AppContext,
   chat: ChatModule,
-  listings: ListingsModule,
 ): Promise<NotificationsModule> {
   const presence = new Presence(ctx, chat);
   presence.start();
   const service = new NotificationService(ctx, presence, loadVapidKeys(ctx));
   service.registerJobs();
   registerDealNoticeJobs(ctx);
-  registerChatMail(ctx, chat, service, presence);
+  registerChatMail(ctx, service, presence);
   registerOfferMail(ctx, service);
-  listings.service.onPriceDrop.push((trx, listing, oldCents) =>
-    announcePriceDrop(ctx, trx, listing, oldCents),
-  );
+  listenToFacts(ctx);
   app.addHook('preClose', async () => {
     await presence.stop();
   });

@@ -53,7 +53,7 @@ export class Presence {
       prefix: NOTIFY_STOMP_PATHS.typingPrefix,
       handle: (session, destination) => this.typing(session.principal!.userId, destination),
     });
-    this.chat.service.afterRead.push((userId, roomId, lastReadMessageId) =>
+    this.ctx.domainEvents.afterCommit('chat.read', ({ userId, roomId, lastReadMessageId }) =>
       this.seen(userId, roomId, lastReadMessageId),
     );
     if (this.ctx.redis) {

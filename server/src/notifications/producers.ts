@@ -9,7 +9,7 @@ type Executor = Kysely<Database>;
 
 const listingLink = (id: number) => `/single_listing/${id}`;
 
-/** Called by selling's matcher when it records a new saved-search match (same transaction). */
+/** Selling recorded a new saved-search match (`savedSearch.matched`, in its transaction). */
 export async function notifySavedSearchMatch(
   ctx: AppContext,
   trx: Executor,
@@ -28,7 +28,7 @@ export async function notifySavedSearchMatch(
   });
 }
 
-/** Called by selling's matcher when it records a new wanted-post match (same transaction). */
+/** Selling recorded a new wanted-post match (`wanted.matched`, in its transaction). */
 export async function notifyWantedMatch(
   ctx: AppContext,
   trx: Executor,

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { ChatModule } from '../chat/index.js';
-import type { AppContext } from '../context.js';
+import type { SendGuard } from '../chat/index.js';
+import type { AppContext, Principal } from '../context.js';
 import type { DealsModule } from '../deals/index.js';
-import type { ListingsModule } from '../listings/index.js';
+import type { ListingsModule, ListingWrite } from '../listings/index.js';
 import { BlockedSellers, BlocksService } from './blocks.js';
 import { takeDaily } from './caps.js';
 import { chatSendGuard } from './chat-guard.js';
@@ -19,29 +19,48 @@ export { scamFlags } from './scam.js';
 export { checkLogin } from './status.js';
 
 /**
- * Safety (features.md §C): reports, blocks, moderation, rules at the door, the anti-scam guard,
- * student status (`checkLogin`, which app.ts hands to accounts' login) and own data. Hooks into listings
- * (hidden sellers, prohibited terms, daily cap) and chat (SEND guard) without those modules
- * importing it; a moderator's removal ends the listing's deals through deals' `removal`.
+ * Safety's checks that other modules run before they write (vetoes, not events), built before
+ * those modules and passed to them at construction (app.ts).
+ */
+export interface SafetyGuards {
+  /** The students each viewer blocked (listings hides their listings; the block routes update it). */
+  blockedSellers: BlockedSellers;
+  /** Prohibited terms in a listing's text, and the daily cap on new listings. Throws to refuse. */
+  checkListingWrite(
+    principal: Principal,
+    text: { name: string; description: string },
+    kind: ListingWrite,
+  ): Promise<void>;
+  /** A chat SEND before it is stored: blocks, the new-conversation cap, anti-scam flags. */
+  chatSend: SendGuard;
+}
+
+export function safetyGuards(ctx: AppContext): SafetyGuards {
+  return {
+    blockedSellers: new BlockedSellers(ctx),
+    async checkListingWrite(principal, text, kind) {
+      assertAllowed(ctx.config.prohibitedRules, text.name, text.description);
+      if (kind === 'created') await takeDaily(ctx, principal.userId, 'listing');
+    },
+    chatSend: chatSendGuard(ctx),
+  };
+}
+
+/**
+ * Safety (features.md §C): reports, blocks, moderation, rules at the door (its guards, above), the
+ * anti-scam guard, student status (`checkLogin`, which app.ts hands to accounts' login) and own data. A
+ * moderator's removal ends the listing's deals through deals' `removal`.
  */
 export async function registerSafety(
   app: FastifyInstance,
   ctx: AppContext,
+  guards: SafetyGuards,
   listings: ListingsModule,
-  chat: ChatModule,
   deals: Pick<DealsModule, 'removal'>,
 ): Promise<void> {
-  const blockedSellers = new BlockedSellers(ctx);
-  const blocks = new BlocksService(ctx, blockedSellers);
-  listings.service.hiddenSellersFor = (userId) => blockedSellers.of(userId);
-  listings.service.hiddenSellersNow = (userId) => blockedSellers.cached(userId);
-  listings.service.beforeWrite.push(async (principal, text, kind) => {
-    assertAllowed(ctx.config.prohibitedRules, text.name, text.description);
-    if (kind === 'created') await takeDaily(ctx, principal.userId, 'listing');
-  });
-  chat.service.sendGuard = chatSendGuard(ctx);
+  const blocks = new BlocksService(ctx, guards.blockedSellers);
   const reports = new ReportsService(ctx, listings);
-  const moderation = new ModerationService(ctx, listings, deals.removal);
+  const moderation = new ModerationService(ctx, deals.removal);
   await app.register(safetyRoutes(ctx, { reports, blocks, listings }));
   await app.register(modRoutes(ctx, moderation));
 }

@@ -10,9 +10,19 @@ import {
 import type { Transaction } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
+import type { Trx } from '../events.js';
 import { badRequest, conflict, notFound, parseOr400 } from '../http/errors.js';
 import type { ListingsModule } from '../listings/index.js';
-import { notify } from '../notifications/service.js';
+
+declare module '../events.js' {
+  interface DomainEventMap {
+    /**
+     * A moderator removed a listing (its deals end in the same transaction). In the transaction:
+     * notifications tells the seller why (centre, live, push and e-mail).
+     */
+    'moderation.listingRemoved': { sellerId: number; listingId: number; listingName: string; reason: string };
+  }
+}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -35,7 +45,6 @@ export function isModerator(ctx: AppContext, principal: Principal): boolean {
 export class ModerationService {
   constructor(
     private readonly ctx: AppContext,
-    private readonly listings: ListingsModule,
     private readonly removal: ListingRemoval,
   ) {}
 
@@ -44,7 +53,7 @@ export class ModerationService {
   }
 
   private async audit(
-    trx: Transaction<Database>,
+    trx: Trx,
     moderator: Principal,
     action: ModAction,
     target: { type: ReportTargetType; id: number },
@@ -66,7 +75,7 @@ export class ModerationService {
   }
 
   private async closeReports(
-    trx: Transaction<Database>,
+    trx: Trx,
     moderator: Principal,
     where: { type: ReportTargetType; id: number } | { userId: number },
     outcome: ReportOutcome,
@@ -94,19 +103,19 @@ export class ModerationService {
     if (!report) throw notFound(SAFETY_MESSAGES.reportMissing);
     if (report.status !== 'OPEN') throw conflict(SAFETY_MESSAGES.reportAlreadyDone);
     const target = { type: report.target_type as ReportTargetType, id: report.target_id };
-    const listing = await this.db.transaction().execute(async (trx) => {
+    await this.ctx.domainEvents.transaction(async (trx) => {
       const closed = await this.closeReports(trx, moderator, target, 'DISMISSED');
       await this.audit(trx, moderator, 'DISMISS', target, reason, { reportId, reportsClosed: closed });
-      if (target.type !== 'LISTING') return undefined;
-      return trx
+      if (target.type !== 'LISTING') return;
+      const shown = await trx
         .updateTable('listings')
         .set({ moderation: null, updated_at: this.ctx.clock() })
         .where('id', '=', target.id)
         .where('moderation', '=', 'REPORTED')
         .returningAll()
         .executeTakeFirst();
+      if (shown) await this.ctx.domainEvents.announce(trx, 'listing.changed', { row: shown });
     });
-    if (listing) await this.listings.service.written(listing);
   }
 
   /**
@@ -136,14 +145,12 @@ export class ModerationService {
         listingName: current.name,
         reportsClosed: closed,
       });
-      // The centre, live, push and e-mail (with its one-click unsubscribe), like every notice.
-      await notify(this.ctx, trx, {
-        userId: updated.seller_id,
-        type: 'LISTING_REMOVED',
-        title: SAFETY_MESSAGES.listingRemovedTitle(current.name),
-        body: SAFETY_MESSAGES.listingRemovedBody(reason),
-        link: '/personalListings',
-        subjectId: listingId,
+      // Deals open this transaction (removal.run), not DomainEvents: told in it, never after.
+      await this.ctx.domainEvents.announce(trx, 'moderation.listingRemoved', {
+        sellerId: updated.seller_id,
+        listingId,
+        listingName: current.name,
+        reason,
       });
     });
   }
@@ -159,7 +166,7 @@ export class ModerationService {
     if (!current) throw notFound(SAFETY_MESSAGES.reportNotFound);
     if (current.moderation === null) throw conflict(SAFETY_MESSAGES.listingNotHidden);
     const target = { type: 'LISTING' as const, id: listingId };
-    const row = await this.db.transaction().execute(async (trx) => {
+    await this.ctx.domainEvents.transaction(async (trx) => {
       const updated = await trx
         .updateTable('listings')
         .set({ moderation: null, moderation_reason: null, updated_at: this.ctx.clock() })
@@ -171,9 +178,8 @@ export class ModerationService {
         was: current.moderation,
         reportsClosed: closed,
       });
-      return updated;
+      await this.ctx.domainEvents.announce(trx, 'listing.changed', { row: updated });
     });
-    await this.listings.service.written(row);
   }
 
   /**
@@ -193,7 +199,7 @@ export class ModerationService {
     const now = this.ctx.clock();
     const until = days === undefined ? null : now + days * DAY_MS;
     const target = { type: 'USER' as const, id: userId };
-    const tokenVersion = await this.db.transaction().execute(async (trx) => {
+    await this.ctx.domainEvents.transaction(async (trx) => {
       const updated = await trx
         .updateTable('users')
         .set((eb) => ({
@@ -210,9 +216,11 @@ export class ModerationService {
         until: until === null ? null : new Date(until).toISOString(),
         reportsClosed: closed,
       });
-      return updated.token_version;
+      await this.ctx.domainEvents.announce(trx, 'user.tokensRevoked', {
+        userId,
+        tokenVersion: updated.token_version,
+      });
     });
-    this.ctx.events.emit('user.tokensRevoked', { userId, tokenVersion });
   }
 
   async unsuspend(moderator: Principal, userId: number, body: unknown): Promise<void> {
@@ -227,7 +235,7 @@ export class ModerationService {
       user.suspended_at !== null &&
       (user.suspended_until === null || Number(user.suspended_until) > this.ctx.clock());
     if (!active) throw conflict(SAFETY_MESSAGES.notSuspended);
-    await this.db.transaction().execute(async (trx) => {
+    await this.ctx.domainEvents.transaction(async (trx) => {
       await trx
         .updateTable('users')
         .set({ suspended_at: null, suspended_until: null, suspension_reason: null })

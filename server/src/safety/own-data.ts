@@ -141,7 +141,7 @@ export async function deleteAccount(
       if (!(err instanceof HttpError && err.statusCode === 404)) throw err;
     }
   }
-  const tokenVersion = await db.transaction().execute(async (trx) => {
+  await ctx.domainEvents.transaction(async (trx) => {
     await trx.deleteFrom('listing_saves').where('user_id', '=', me).execute();
     await trx.deleteFrom('saved_search_matches').where('user_id', '=', me).execute();
     await trx.deleteFrom('saved_searches').where('user_id', '=', me).execute();
@@ -183,8 +183,11 @@ export async function deleteAccount(
       .where('id', '=', me)
       .returning('token_version')
       .executeTakeFirstOrThrow();
-    return updated.token_version;
+    // Every session of the student ends once this commits (token cache, STOMP on every process).
+    await ctx.domainEvents.announce(trx, 'user.tokensRevoked', {
+      userId: me,
+      tokenVersion: updated.token_version,
+    });
   });
   ctx.jobs.kick();
-  ctx.events.emit('user.tokensRevoked', { userId: me, tokenVersion });
 }

@@ -7,9 +7,8 @@ import {
   type ReportReason,
   type ReportTargetType,
 } from '@campus/contract';
-import type { Transaction } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
-import type { Database } from '../db/schema.js';
+import type { Trx } from '../events.js';
 import { badRequest, conflict, notFound, parseOr400 } from '../http/errors.js';
 import type { ListingRow, ListingsModule } from '../listings/index.js';
 
@@ -68,10 +67,10 @@ export class ReportsService {
       .executeTakeFirst();
     if (existing) throw conflict(SAFETY_MESSAGES.reportDuplicate);
     let row: ReportRow;
-    let hidden: ListingRow | undefined;
     try {
-      // The report and the hiding it may cause commit together: a failure leaves neither.
-      ({ row, hidden } = await this.db.transaction().execute(async (trx) => {
+      // The report and the hiding it may cause commit together: a failure leaves neither. The index
+      // and hot cache follow at once after commit; other processes see updated_at move.
+      row = await this.ctx.domainEvents.transaction(async (trx) => {
         // Reports on one listing take turns (PostgreSQL row lock; SQLite has one writer), so the
         // count below sees every earlier report and the third of three at once still hides it.
         if (input.targetType === 'LISTING' && this.ctx.db.dialect === 'postgres') {
@@ -105,17 +104,16 @@ export class ReportsService {
             'created_at',
           ])
           .executeTakeFirstOrThrow();
-        const hid =
+        const hidden =
           input.targetType === 'LISTING' ? await this.hideIfReportedEnough(trx, input.targetId) : undefined;
-        return { row: inserted, hidden: hid };
-      }));
+        if (hidden) await this.ctx.domainEvents.announce(trx, 'listing.changed', { row: hidden });
+        return inserted;
+      });
     } catch (err) {
       // The same student reporting twice at once on two processes: the partial unique index decides.
       if (isUniqueViolation(err)) throw conflict(SAFETY_MESSAGES.reportDuplicate);
       throw err;
     }
-    // The index and hot cache follow at once here; other processes see updated_at move.
-    if (hidden) await this.listings.service.written(hidden);
     return toReport(row);
   }
 
@@ -166,10 +164,7 @@ export class ReportsService {
    * Three different students with open reports hide a listing from browse and search; runs in the
    * report's transaction. Answers the listing when this report hid it.
    */
-  private async hideIfReportedEnough(
-    trx: Transaction<Database>,
-    listingId: number,
-  ): Promise<ListingRow | undefined> {
+  private async hideIfReportedEnough(trx: Trx, listingId: number): Promise<ListingRow | undefined> {
     const count = await trx
       .selectFrom('reports')
       .select((eb) => eb.fn.count<number | string>('reporter_id').distinct().as('n'))

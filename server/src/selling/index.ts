@@ -17,6 +17,7 @@ export async function registerSelling(
 ): Promise<void> {
   const service = new SellingService(ctx, listings);
   registerMatchJob(ctx);
-  listings.service.inWrite.push((trx, row) => enqueueMatch(ctx, trx, row.id));
+  // In the listing's own transaction: the job exists exactly when the create or edit commits.
+  ctx.domainEvents.inTransaction('listing.written', (trx, { row }) => enqueueMatch(ctx, trx, row.id));
   await app.register(sellingRoutes(ctx, service, listings));
 }

@@ -49,11 +49,10 @@ describe.each(dialects)('saved-search and wanted matching is a durable job (%s)'
     expect(await matchJobs()).toEqual([]);
 
     // Something later in the same transaction fails: no listing, no edit, and no job either.
-    const hooks = t.app.listings.service.inWrite;
-    const failing = async () => {
-      throw new Error('disk full');
-    };
-    hooks.push(failing);
+    let failing = true;
+    t.app.ctx.domainEvents.inTransaction('listing.written', async () => {
+      if (failing) throw new Error('disk full');
+    });
     try {
       const form = multipart(validFields({ name: 'Never saved', category: 'OTHER' }));
       const create = await asStudent(t, seller, { method: 'POST', url: '/listing', ...form });
@@ -65,7 +64,7 @@ describe.each(dialects)('saved-search and wanted matching is a durable job (%s)'
       });
       expect(edit.statusCode).toBe(500);
     } finally {
-      hooks.splice(hooks.indexOf(failing), 1);
+      failing = false;
     }
     const names = await db()
       .selectFrom('listings')

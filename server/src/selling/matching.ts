@@ -1,7 +1,18 @@
 import type { AppContext } from '../context.js';
 import type { JobExecutor } from '../jobs/index.js';
 import { findListingRow, queryMatches, type ListingRow } from '../listings/index.js';
-import { notifySavedSearchMatch, notifyWantedMatch } from '../notifications/producers.js';
+
+declare module '../events.js' {
+  interface DomainEventMap {
+    /**
+     * A listing matched a student's saved search for the first time (the match row is written in
+     * the same transaction). In the transaction: notifications tells the student.
+     */
+    'savedSearch.matched': { userId: number; listing: ListingRow; query: string };
+    /** The same for an open wanted post. In the transaction: notifications tells its author. */
+    'wanted.matched': { userId: number; listing: ListingRow; wantedTitle: string };
+  }
+}
 
 export const SELLING_JOBS = { match: 'selling.match' } as const;
 
@@ -68,16 +79,17 @@ export async function matchListing(ctx: AppContext, row: ListingRow): Promise<vo
     if (!queryMatches(s.query, listing)) continue;
     savedMatches.set(s.user_id, { id: s.id, query: s.query });
   }
+  const events = ctx.domainEvents;
   for (const [userId, search] of savedMatches) {
     // The notification is created with the record, so only the first match ever notifies.
-    await db.transaction().execute(async (trx) => {
+    await events.transaction(async (trx) => {
       const inserted = await trx
         .insertInto('saved_search_matches')
         .values({ user_id: userId, listing_id: row.id, saved_search_id: search.id, created_at: now })
         .onConflict((oc) => oc.columns(['user_id', 'listing_id']).doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0)
-        await notifySavedSearchMatch(ctx, trx, userId, row, search.query);
+        await events.announce(trx, 'savedSearch.matched', { userId, listing: row, query: search.query });
     });
   }
 
@@ -100,14 +112,14 @@ export async function matchListing(ctx: AppContext, row: ListingRow): Promise<vo
     wantedMatches.set(w.user_id, { id: w.id, title: w.title });
   }
   for (const [userId, wanted] of wantedMatches) {
-    await db.transaction().execute(async (trx) => {
+    await events.transaction(async (trx) => {
       const inserted = await trx
         .insertInto('wanted_matches')
         .values({ user_id: userId, listing_id: row.id, wanted_id: wanted.id, created_at: now })
         .onConflict((oc) => oc.columns(['user_id', 'listing_id']).doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0)
-        await notifyWantedMatch(ctx, trx, userId, row, wanted.title);
+        await events.announce(trx, 'wanted.matched', { userId, listing: row, wantedTitle: wanted.title });
     });
   }
 }

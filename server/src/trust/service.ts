@@ -15,7 +15,6 @@ import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { HttpError, badRequest, conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { RenderedListings, browseListingRows, toListings, type ListingsModule } from '../listings/index.js';
-import { announceReviewsRevealed } from '../notifications/deal-notices.js';
 import {
   imageVariants,
   prepareJpeg,
@@ -27,6 +26,16 @@ import {
 } from '../media/index.js';
 import { medianReplyMinutes } from './reply-time.js';
 import * as store from './store.js';
+
+declare module '../events.js' {
+  interface DomainEventMap {
+    /**
+     * A deal's blind reviews became visible (both rated, or the window closed). In the transaction:
+     * notifications tells each student a review about them is now public.
+     */
+    'reviews.revealed': { dealId: number; subjectIds: readonly number[] };
+  }
+}
 
 export const REVEAL_JOB = 'reviews.reveal';
 export interface RevealPayload {
@@ -146,7 +155,7 @@ export class TrustService {
     if (now > deadline) throw conflict(TRUST_MESSAGES.reviewWindowOver);
     const subjectId = deal.seller_id === me ? deal.buyer_id : deal.seller_id;
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await this.ctx.domainEvents.transaction(async (trx) => {
         // The deal's row lock makes two reviews of one deal take turns (PostgreSQL; SQLite has one
         // writer), so the second always sees the first and reveals both.
         if (this.ctx.db.dialect === 'postgres') {
@@ -203,13 +212,14 @@ export class TrustService {
 
   /** The durable reveal at the end of the review window (job handler). */
   private async revealNow(dealId: number): Promise<void> {
-    await this.db.transaction().execute((trx) => this.reveal(trx, dealId));
+    await this.ctx.domainEvents.transaction((trx) => this.reveal(trx, dealId));
   }
 
   /** Reveals the deal's blind reviews and tells each student a review about them is now visible. */
   private async reveal(trx: Kysely<Database>, dealId: number): Promise<void> {
     const subjects = await store.reveal(trx, dealId, this.ctx.clock());
-    if (subjects.length > 0) await announceReviewsRevealed(this.ctx, trx, dealId, subjects);
+    if (subjects.length > 0)
+      await this.ctx.domainEvents.announce(trx, 'reviews.revealed', { dealId, subjectIds: subjects });
   }
 
   async reviewsOf(userId: number, limit: number, beforeId?: number): Promise<Paged<Review>> {
