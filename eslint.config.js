@@ -13,51 +13,11 @@ const SHARED_FOLDERS = ['http', 'db', 'jobs'];
 const FRONT_DOOR_MESSAGE =
   "Import another server module through its index.js only (its front door); see docs/architecture.md, 'Server modules'.";
 
-/**
- * Imports of another module's inner files that are still being moved to front doors. This list
- * must only shrink: remove an entry once its import goes through the module's index.js, and never
- * add one.
- */
-const CROSS_MODULE_ALLOWED = {
-  'server/src/deals/handoff.ts': ['../notifications/deal-notices.js'],
-  'server/src/deals/routes.ts': ['../listings/query.js'],
-  'server/src/deals/sold.ts': ['../listings/store.js'],
-  'server/src/deals/tx.ts': [
-    '../chat/broker.js',
-    '../chat/store.js',
-    '../listings/store.js',
-    '../notifications/deal-notices.js',
-  ],
-  'server/src/notifications/producers.ts': ['../listings/store.js'],
-  'server/src/safety/moderation.ts': ['../notifications/service.js'],
-  'server/src/safety/reports.ts': ['../listings/store.js'],
-  'server/src/seed/demo.ts': ['../listings/store.js'],
-  'server/src/selling/matching.ts': [
-    '../listings/search/match-one.js',
-    '../listings/store.js',
-    '../notifications/producers.js',
-  ],
-  'server/src/selling/routes.ts': ['../listings/personalise.js', '../listings/query.js'],
-  'server/src/selling/service.ts': ['../listings/query.js', '../listings/store.js'],
-  'server/src/selling/store.ts': ['../listings/store.js'],
-  'server/src/trust/routes.ts': ['../listings/form.js', '../listings/query.js'],
-  'server/src/trust/service.ts': [
-    '../listings/personalise.js',
-    '../listings/store.js',
-    '../notifications/deal-notices.js',
-  ],
-};
-
-const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** The no-restricted-imports pattern for a file `depth` folders below server/src/. */
-function crossModulePattern(depth, allowed = []) {
+function crossModulePattern(depth) {
   const up = '\\.\\./'.repeat(depth);
   const shared = `(?!(?:${SHARED_FOLDERS.join('|')})/)`;
-  const listed = allowed.length
-    ? `(?!(?:${allowed.map((a) => escapeRegex(a.replace(/^(\.\.\/)+/, ''))).join('|')})$)`
-    : '';
-  return { regex: `^${up}${shared}${listed}[\\w-]+/(?!index\\.js$)`, message: FRONT_DOOR_MESSAGE };
+  return { regex: `^${up}${shared}[\\w-]+/(?!index\\.js$)`, message: FRONT_DOOR_MESSAGE };
 }
 
 const TEST_FILES = ['server/src/**/*.test.ts', 'server/src/**/testing.ts'];
@@ -67,15 +27,6 @@ const frontDoorRules = [
     files: [`server/src/${'*/'.repeat(depth)}*.ts`],
     ignores: TEST_FILES,
     rules: { 'no-restricted-imports': ['error', { patterns: [crossModulePattern(depth)] }] },
-  })),
-  ...Object.entries(CROSS_MODULE_ALLOWED).map(([file, allowed]) => ({
-    files: [file],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [crossModulePattern(file.split('/').length - 3, allowed)] },
-      ],
-    },
   })),
 ];
 

@@ -107,26 +107,6 @@ describe.each(dialects)('domain events (%s)', (dialect) => {
     ).rejects.toThrow(/outside a transaction/);
   });
 
-  it('tells in-transaction listeners of a fact announced in a transaction it did not open, and refuses after-commit ones', async () => {
-    events.inTransaction('test.fact', async (trx, fact) => {
-      await trx
-        .insertInto('deployment')
-        .values({ id: `within-${fact.id}`, created_at: 0 })
-        .execute();
-    });
-    const before = await rowCount();
-    await db.kysely.transaction().execute((trx) => events.announceWithin(trx, 'test.fact', { id: 6 }));
-    expect(await rowCount()).toBe(before + 1);
-    // Inside one of its own transactions it is a plain announcement: after-commit listeners run too.
-    const after: number[] = [];
-    events.afterCommit('test.fact', (fact) => void after.push(fact.id));
-    await events.transaction((trx) => events.announceWithin(trx, 'test.fact', { id: 8 }));
-    expect(after).toEqual([8]);
-    await expect(
-      db.kysely.transaction().execute((trx) => events.announceWithin(trx, 'test.fact', { id: 9 })),
-    ).rejects.toThrow(/after-commit listeners/);
-  });
-
   it('delivers an already-committed fact to after-commit listeners only, and refuses it with in-transaction ones', async () => {
     const after: number[] = [];
     events.afterCommit('test.fact', (fact) => void after.push(fact.id));

@@ -98,24 +98,6 @@ export class DomainEvents {
   }
 
   /**
-   * Announces a fact inside a transaction opened directly on Kysely, not by `transaction` (the
-   * deals module's own transaction, until it opens through here): in-transaction listeners run now
-   * and one that throws aborts the write. Nobody could tell after-commit listeners when it
-   * commits, so one for such a fact is a wiring mistake and throws here.
-   */
-  async announceWithin<K extends DomainEventName>(trx: Trx, name: K, fact: DomainEventMap[K]): Promise<void> {
-    if (this.open.has(trx)) return this.announce(trx, name, fact);
-    if (this.afterCommitListeners.get(name)?.length) {
-      throw new Error(
-        `"${String(name)}" has after-commit listeners; announce it in a DomainEvents transaction`,
-      );
-    }
-    for (const listener of this.inTransactionListeners.get(name) ?? []) {
-      await (listener as InTransactionListener<K>)(trx, fact);
-    }
-  }
-
-  /**
    * Announces a fact whose write has already committed without a transaction of ours (a single
    * statement, or a fact relayed from another process): only after-commit listeners exist for such
    * facts, so an in-transaction listener for one is a wiring mistake and throws here.

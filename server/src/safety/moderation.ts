@@ -12,7 +12,6 @@ import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
 import type { Trx } from '../events.js';
 import { badRequest, conflict, notFound, parseOr400 } from '../http/errors.js';
-import type { ListingsModule } from '../listings/index.js';
 
 declare module '../events.js' {
   interface DomainEventMap {
