@@ -8,6 +8,7 @@ import path from 'node:path';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { DEFAULT_LIMITS, type LimitName, type LimitPolicy } from '../../server/src/http/rate-limit.js';
+import type { ListingsModule } from '../../server/src/listings/index.js';
 import { MailCapture } from '../../server/test/mail-capture.js';
 import { insertVerifiedStudent } from '../../server/test/students.js';
 import { APP_PORT, MAIL_PORT } from './ports.js';
@@ -45,6 +46,12 @@ app.post('/e2e/students', async (request, reply) => {
   const { id } = await insertVerifiedStudent(app.ctx, student);
   return reply.code(201).send({ id });
 });
+// A production server builds its search index while it starts (listings/index.ts; NODE_ENV=test
+// skips that): so does this one, before it answers, or the first journey to search pays for
+// starting the worker thread and building the index inside its 10-second wait.
+await app.ready();
+const listings: ListingsModule = app.listings;
+await listings.search.warm();
 await app.listen({ port: APP_PORT, host: '127.0.0.1' });
 
 const mailReader = createServer((req, res) => {
