@@ -51,6 +51,12 @@ export default defineConfig({
         test: {
           name: 'app',
           include: ['server/src/**/*.test.ts'],
+          // Migrates the template databases every test app copies, once per run.
+          globalSetup: ['server/test/global-setup.ts'],
+          // Each test file builds its own apps on its own databases and keeps no state in modules,
+          // so a worker imports the server once and runs file after file on it; importing the
+          // whole app anew for every file was the largest single cost of the suite.
+          isolate: false,
           exclude: [...configDefaults.exclude, ...SERVER_UNIT_TESTS],
         },
       },

@@ -1,13 +1,14 @@
 import { defineConfig, devices } from '@playwright/test';
-import { APP_PORT, BASE_URL } from './support/ports.js';
+import { BASE_URL, SERVERS, appPort } from './support/ports.js';
 
 export default defineConfig({
   testDir: './tests',
   outputDir: './artifacts/results',
   timeout: 180_000,
   expect: { timeout: 10_000 },
+  // Spec files run side by side, each worker against its own server (support/ports.ts).
   fullyParallel: false,
-  workers: 1,
+  workers: SERVERS,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'artifacts/report.json' }]] : [['list']],
   use: {
@@ -28,12 +29,13 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
+  webServer: Array.from({ length: SERVERS }, (_, server) => ({
     command: 'npx tsx support/serve.ts',
-    url: `http://127.0.0.1:${APP_PORT}/healthz`,
+    env: { E2E_SERVER: String(server) },
+    url: `http://127.0.0.1:${appPort(server)}/healthz`,
     reuseExistingServer: false,
     timeout: 180_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+    stdout: 'pipe' as const,
+    stderr: 'pipe' as const,
+  })),
 });

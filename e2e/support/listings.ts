@@ -22,3 +22,26 @@ export async function chatAboutListing(page: Page, name: string | RegExp): Promi
     .click();
   await page.getByRole('button', { name: 'Chat with the seller' }).click();
 }
+
+export interface NewListing {
+  name: string;
+  price: number;
+  category: string;
+  description: string;
+}
+
+/** Posts a listing through the API as the page's logged-in student; returns its id. */
+export async function postListing(page: Page, listing: NewListing): Promise<number> {
+  const token = await page.evaluate(() => window.localStorage.getItem('token'));
+  const headers = { authorization: `Bearer ${token}` };
+  const res = await page.request.post('/listing', {
+    headers,
+    multipart: { ...listing, price: String(listing.price) },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+  const mine = await page.request.get('/listings/self', { headers });
+  const items = (await mine.json()) as Array<{ id: number; name: string }>;
+  const found = items.find((l) => l.name === listing.name);
+  expect(found).toBeTruthy();
+  return found!.id;
+}

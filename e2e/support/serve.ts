@@ -1,6 +1,6 @@
 // Starts what the browser journeys run against: a real SMTP server that captures mail (readable
 // over HTTP by the tests, as a student would read their inbox) and the real app serving the built
-// web app on a fresh SQLite database.
+// web app on a fresh SQLite database. One per Playwright worker (E2E_SERVER, support/ports.ts).
 import { createServer } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,9 @@ import path from 'node:path';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { DEFAULT_LIMITS, type LimitName, type LimitPolicy } from '../../server/src/http/rate-limit.js';
+import type { ListingsModule } from '../../server/src/listings/index.js';
 import { MailCapture } from '../../server/test/mail-capture.js';
+import { insertVerifiedStudent } from '../../server/test/students.js';
 import { APP_PORT, MAIL_PORT } from './ports.js';
 
 const mail = new MailCapture();
@@ -36,6 +38,20 @@ const perIpLimits: Partial<Record<LimitName, LimitPolicy>> = Object.fromEntries(
 // Searches go through the search worker thread, as on a real server (NODE_ENV=test alone would
 // keep the index in-process).
 const app = await buildApp(config, { rateLimits: perIpLimits, searchWorker: true });
+// Test server only (never in the app): journeys that are not about signing up start from a
+// verified account made through the accounts store, then log in through the form. The sign-up,
+// e-mailed code and verify screens have their own journey (accounts.spec.ts).
+app.post('/e2e/students', async (request, reply) => {
+  const student = request.body as { firstName: string; lastName: string; email: string; password: string };
+  const { id } = await insertVerifiedStudent(app.ctx, student);
+  return reply.code(201).send({ id });
+});
+// A production server builds its search index while it starts (listings/index.ts; NODE_ENV=test
+// skips that): so does this one, before it answers, or the first journey to search pays for
+// starting the worker thread and building the index inside its 10-second wait.
+await app.ready();
+const listings: ListingsModule = app.listings;
+await listings.search.warm();
 await app.listen({ port: APP_PORT, host: '127.0.0.1' });
 
 const mailReader = createServer((req, res) => {

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { expectAccessible } from '../support/axe.js';
 import { shoot } from '../support/shots.js';
-import { logIn, registeredStudent, signUpAndVerify, type E2EStudent } from '../support/students.js';
+import { logIn, registeredStudent, seedStudent, type E2EStudent } from '../support/students.js';
 
 const ITEM = 'Desk lamp with USB port';
 const viewport = { width: 1280, height: 800 };
@@ -25,7 +25,7 @@ async function moderator(browser: Browser): Promise<Page> {
   const existing = await page.request.post('/public/login', {
     data: { email: mod.email, password: mod.password },
   });
-  if (!existing.ok()) await signUpAndVerify(page, mod);
+  if (!existing.ok()) await seedStudent(page, mod);
   await logIn(page, mod);
   await expect(page).toHaveURL(/\/dashboard/);
   return page;
@@ -36,7 +36,7 @@ const cardLink = (page: Page) => page.getByRole('link', { name: new RegExp(ITEM)
 test('three reports hide a listing, a moderator restores it, and a blocked student cannot message', async ({
   browser,
 }) => {
-  // Five students sign up through the UI on a shared, loaded machine.
+  // Five students log in through the UI on a shared, loaded machine.
   test.setTimeout(300_000);
   const seller = await student(browser, 'Sam', 'Seller');
   await seller.goto('/addlisting');

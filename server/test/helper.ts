@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +6,8 @@ import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { DEFAULT_LIMITS, type LimitName, type LimitPolicy } from '../src/http/rate-limit.js';
 import { MailCapture, codeFrom } from './mail-capture.js';
-import { createPgDatabase as createScratchPgDatabase } from './pg-database.js';
+import type { Student } from './students.js';
+import { copySqliteTemplate, createPgCopy } from './database-templates.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -59,12 +59,16 @@ export interface TestApp {
 export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
-  return createScratchPgDatabase(base, 'cm_test');
+  return createPgCopy(base, 'cm_test');
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'cm-test-')));
+  // A new SQLite database starts as a copy of the migrated template (a given dataDir keeps its own).
+  if (ownDataDir && !options.databaseUrl && !options.env?.DATABASE_URL && options.dialect !== 'postgres') {
+    await copySqliteTemplate(path.join(dataDir, 'market.db'));
+  }
   const mail = new MailCapture();
   const smtpUrl = await mail.start();
   const clock = new TestClock();
@@ -113,53 +117,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
 }
 
-export interface Student {
-  id: number;
-  email: string;
-  password: string;
-  token: string;
-  firstName: string;
-  lastName: string;
-}
-
-let studentSeq = 0;
-
-/** Signs up, reads the code from the captured mail, verifies and logs in — as a student would. */
-export async function createStudent(
-  t: TestApp,
-  overrides: Partial<Pick<Student, 'email' | 'firstName' | 'lastName' | 'password'>> = {},
-): Promise<Student> {
-  studentSeq += 1;
-  const firstName = overrides.firstName ?? `Student${studentSeq}`;
-  const lastName = overrides.lastName ?? 'Spartan';
-  const email = overrides.email ?? `s${studentSeq}-${randomBytes(3).toString('hex')}@msu.edu`;
-  const password = overrides.password ?? 'green-and-white-42';
-  const before = t.mail.count(email);
-  const signUp = await t.app.inject({
-    method: 'POST',
-    url: '/public/sign-up',
-    payload: { firstName, lastName, email, password },
-  });
-  if (signUp.statusCode !== 201) throw new Error(`sign-up failed: ${signUp.statusCode} ${signUp.body}`);
-  // Mail is a job: send it now even when the test runs its jobs by hand (jobWorker: false).
-  await t.app.ctx.jobs.runDue({ types: ['mail.send'] });
-  const code = codeFrom(await t.mail.waitFor(email, before));
-  const verify = await t.app.inject({
-    method: 'POST',
-    url: '/public/verify',
-    payload: { email, token: code },
-  });
-  if (verify.statusCode !== 200) throw new Error(`verify failed: ${verify.body}`);
-  const login = await t.app.inject({ method: 'POST', url: '/public/login', payload: { email, password } });
-  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
-  const info = await t.app.inject({
-    method: 'GET',
-    url: `/users/info?email=${encodeURIComponent(email)}`,
-    headers: { authorization: `Bearer ${login.body}` },
-  });
-  return { id: (info.json() as { id: number }).id, email, password, token: login.body, firstName, lastName };
-}
-
 /** app.inject with the student's bearer token. */
 export function asStudent(
   t: TestApp,
@@ -173,3 +130,4 @@ export function asStudent(
 }
 
 export { codeFrom };
+export { createStudent, signUpStudent, type Student } from './students.js';

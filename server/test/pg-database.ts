@@ -3,17 +3,19 @@ import pg from 'pg';
 
 /**
  * A fresh PostgreSQL database beside `base` (same server and credentials), so parallel test files
- * and benchmark runs never see each other's rows; `drop` removes it.
+ * and benchmark runs never see each other's rows; `drop` removes it. With `template`, the new
+ * database is a copy of that one (CREATE DATABASE … TEMPLATE), e.g. an already migrated schema.
  */
 export async function createPgDatabase(
   base: string,
   prefix = 'cm_test',
+  template?: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await admin.end();
   }

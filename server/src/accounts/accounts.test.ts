@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   asStudent,
   codeFrom,
-  createStudent,
+  signUpStudent,
   createTestApp,
   dialects,
   type TestApp,
@@ -108,7 +108,7 @@ describe.each(dialects)('accounts on %s', (dialect) => {
     });
 
     it('answers 409 for an address that is already verified, compared trimmed and case-insensitively', async () => {
-      const s = await createStudent(t);
+      const s = await signUpStudent(t);
       const res = await post('/public/sign-up', {
         firstName: 'A',
         lastName: 'B',
@@ -193,7 +193,7 @@ describe.each(dialects)('accounts on %s', (dialect) => {
 
   describe('login', () => {
     it('answers the token string: a JWT with sub = e-mail, exp in seconds and the user id', async () => {
-      const s = await createStudent(t);
+      const s = await signUpStudent(t);
       const claims = decode(s.token);
       expect(claims.sub).toBe(s.email);
       expect(claims.uid).toBe(s.id);
@@ -202,7 +202,7 @@ describe.each(dialects)('accounts on %s', (dialect) => {
     });
 
     it('answers 401 for a wrong password or an unknown address, with the same message', async () => {
-      const s = await createStudent(t);
+      const s = await signUpStudent(t);
       const wrongPw = await post('/public/login', { email: s.email, password: 'not-the-password' });
       const unknown = await post('/public/login', { email: freshEmail(), password: 'not-the-password' });
       expect(wrongPw.statusCode).toBe(401);
@@ -222,7 +222,7 @@ describe.each(dialects)('accounts on %s', (dialect) => {
 
   describe('password reset', () => {
     it('answers true whether or not the account exists, and mails only real accounts', async () => {
-      const s = await createStudent(t);
+      const s = await signUpStudent(t);
       const nobody = freshEmail();
       const a = await post('/public/password/forgot', { email: s.email });
       const b = await post('/public/password/forgot', { email: nobody });
@@ -234,7 +234,7 @@ describe.each(dialects)('accounts on %s', (dialect) => {
     });
 
     it('resets with the code, revokes every earlier token, and the code works once', async () => {
-      const s = await createStudent(t);
+      const s = await signUpStudent(t);
       await post('/public/password/forgot', { email: s.email });
       const mail = await t.mail.waitFor(s.email, 1);
       expect(mail.text).toMatch(/did not ask to reset/);
@@ -267,8 +267,8 @@ describe.each(dialects)('accounts on %s', (dialect) => {
     });
 
     it('refuses a code sent to another account', async () => {
-      const a = await createStudent(t);
-      const b = await createStudent(t);
+      const a = await signUpStudent(t);
+      const b = await signUpStudent(t);
       await post('/public/password/forgot', { email: a.email });
       const code = codeFrom(await t.mail.waitFor(a.email, 1));
       const res = await post('/public/password/forgot/verify', {
@@ -282,7 +282,7 @@ describe.each(dialects)('accounts on %s', (dialect) => {
 
   describe('password change', () => {
     it('keeps the changing session logged in and logs out every other session', async () => {
-      const s = await createStudent(t);
+      const s = await signUpStudent(t);
       const otherSession = (await post('/public/login', { email: s.email, password: s.password })).body;
       const res = await asStudent(t, s, {
         method: 'PUT',
@@ -302,7 +302,7 @@ describe.each(dialects)('accounts on %s', (dialect) => {
     });
 
     it('answers 400 with a message for a wrong current password', async () => {
-      const s = await createStudent(t);
+      const s = await signUpStudent(t);
       const res = await asStudent(t, s, {
         method: 'PUT',
         url: '/users/password/change',
@@ -315,8 +315,8 @@ describe.each(dialects)('accounts on %s', (dialect) => {
 
   describe('user info and tokens', () => {
     it('shows the caller their own details, and never another student their e-mail', async () => {
-      const a = await createStudent(t, { firstName: 'Alice', lastName: 'Green' });
-      const b = await createStudent(t);
+      const a = await signUpStudent(t, { firstName: 'Alice', lastName: 'Green' });
+      const b = await signUpStudent(t);
       const own = await asStudent(t, a, {
         method: 'GET',
         url: `/users/info?email=${encodeURIComponent(a.email.toUpperCase())}`,
@@ -334,7 +334,7 @@ describe.each(dialects)('accounts on %s', (dialect) => {
     });
 
     it('answers 401 for a missing, malformed, tampered or expired token', async () => {
-      const s = await createStudent(t);
+      const s = await signUpStudent(t);
       const url = '/users/info';
       expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
       expect((await asStudent(t, { token: 'not-a-jwt' }, { method: 'GET', url })).statusCode).toBe(401);
@@ -376,7 +376,7 @@ describe('rate limits on public auth calls', () => {
   afterAll(() => t.close());
 
   it('answers 429 with Retry-After once one address has failed too often for one account', async () => {
-    const s = await createStudent(t);
+    const s = await signUpStudent(t);
     const codes = [];
     for (let i = 0; i < 4; i++) {
       codes.push(
@@ -389,7 +389,7 @@ describe('rate limits on public auth calls', () => {
         ).statusCode,
       );
     }
-    // Only failures count (2 points); createStudent's successful login did not.
+    // Only failures count (2 points); signUpStudent's successful login did not.
     expect(codes).toEqual([401, 401, 429, 429]);
   });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailMessage, Mailer } from '../mail/mailer.js';
 import {
   codeFrom,
-  createStudent,
+  signUpStudent,
   createTestApp,
   dialects,
   redisUrl,
@@ -78,7 +78,7 @@ describe.each(dialects)('login and sign-up against guessing and abuse (%s)', (di
   });
 
   it('a token without exp, or signed with another algorithm, is refused', async () => {
-    const s = await createStudent(t);
+    const s = await signUpStudent(t);
     const key = new TextEncoder().encode(TEST_SECRET);
     const claims = { uid: s.id, tv: 0 };
     const noExp = await new SignJWT(claims)
@@ -100,7 +100,7 @@ describe.each(dialects)('login and sign-up against guessing and abuse (%s)', (di
   });
 
   it('forgot/verify refuses a common new password the same way whether or not the account exists', async () => {
-    const s = await createStudent(t);
+    const s = await signUpStudent(t);
     const known = await post('/public/password/forgot/verify', {
       email: s.email,
       token: 123456,
@@ -118,7 +118,7 @@ describe.each(dialects)('login and sign-up against guessing and abuse (%s)', (di
   });
 
   it('a wrong code answers the same 400 for unknown, pending and verified addresses', async () => {
-    const verified = await createStudent(t);
+    const verified = await signUpStudent(t);
     const pending = freshEmail();
     await post('/public/sign-up', {
       firstName: 'P',
@@ -210,7 +210,7 @@ describe.each(dialects)('forgot-password is no oracle (%s)', (dialect) => {
       rateLimits: { 'forgot:account': { points: 2, durationSeconds: 60 } },
     });
     try {
-      const s = await createStudent(t);
+      const s = await signUpStudent(t);
       const run = async (email: string) => {
         const out = [];
         for (let i = 0; i < 3; i += 1) {

@@ -2,7 +2,7 @@ import { AUTH_ERROR_CODES, AUTH_MESSAGES, MESSAGES } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   codeFrom,
-  createStudent,
+  signUpStudent,
   createTestApp,
   dialects,
   redisUrl,
@@ -31,7 +31,7 @@ describe.each(dialects)('login failures never lock the owner out (%s)', (dialect
     t.app.inject({ method: 'POST', url: '/public/login', payload, remoteAddress: ip });
 
   it('ten wrong passwords from one address block that address, not the owner on another network', async () => {
-    const s = await createStudent(t);
+    const s = await signUpStudent(t);
     for (let i = 0; i < 10; i += 1) {
       expect(
         (await login('198.51.100.7', { email: s.email, password: `guess-number-${i}` })).statusCode,
@@ -46,7 +46,7 @@ describe.each(dialects)('login failures never lock the owner out (%s)', (dialect
   });
 
   it('counts failures per client address across accounts', async () => {
-    const victims = await Promise.all([createStudent(t), createStudent(t)]);
+    const victims = await Promise.all([signUpStudent(t), signUpStudent(t)]);
     for (let i = 0; i < 12; i += 1) {
       const email = i % 2 ? victims[0]!.email : freshEmail();
       expect((await login('198.51.100.99', { email, password: 'spray-password' })).statusCode).toBe(401);
@@ -59,7 +59,7 @@ describe.each(dialects)('login failures never lock the owner out (%s)', (dialect
   });
 
   it('past the slow per-account ceiling, a login also needs a code e-mailed to the owner — never a hard lock', async () => {
-    const s = await createStudent(t);
+    const s = await signUpStudent(t);
     const unknown = freshEmail();
     // Distributed guessing: 25 failures from 25 addresses, none of them blocked on its own.
     for (let i = 0; i < 25; i += 1) {
@@ -99,7 +99,7 @@ describe.each(dialects)('login failures never lock the owner out (%s)', (dialect
   });
 
   it('keeps answering the usual 401 below the ceiling', async () => {
-    const s = await createStudent(t);
+    const s = await signUpStudent(t);
     const r = await login('203.0.113.77', { email: s.email, password: 'not-it-at-all' });
     expect(r.statusCode).toBe(401);
     expect(r.json().message).toBe(MESSAGES.loginIncorrect);
