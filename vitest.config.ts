@@ -6,6 +6,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * a new file is never skipped: list it here only once it needs neither createTestApp nor a database.
  */
 const SERVER_UNIT_TESTS = [
+  'server/src/chat/message-kinds.test.ts',
   'server/src/chat/stomp/frame.test.ts',
   'server/src/chat/stomp/limits.test.ts',
   'server/src/chat/stomp/server.test.ts',
