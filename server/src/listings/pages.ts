@@ -1,7 +1,8 @@
-import type { Category, Listing, Sort } from '@campus/contract';
+import type { Listing, Sort } from '@campus/contract';
 import type { AppContext, Principal } from '../context.js';
 import type { Cursor, FilterParams } from './query.js';
 import type { ListingSearch } from './search/listing-search.js';
+import type { SearchFilters } from './search/search-index.js';
 import * as store from './store.js';
 
 export interface Page {
@@ -9,13 +10,8 @@ export interface Page {
   next: Cursor | undefined;
 }
 
-export interface BrowseOptions {
-  categories?: readonly Category[];
-  minCents?: number;
-  maxCents?: number;
-  conditions?: readonly string[];
-  courseCode?: string;
-  isbn?: string;
+/** A page of browsing as the service asks for it. */
+export interface BrowseOptions extends SearchFilters {
   sort?: store.BrowseSort;
   limit: number;
   cursor: Cursor | undefined;

@@ -10,7 +10,7 @@ import type { Dialect } from '../db/connection.js';
 import type { Database, ListingPhotosTable, ListingsTable } from '../db/schema.js';
 import { imageVariants, urlForKey } from '../media/index.js';
 import { listOrder, mergeOrdered } from './list-order.js';
-import type { SearchDoc } from './search/search-index.js';
+import type { SearchDoc, SearchFilters } from './search/search-index.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -21,13 +21,8 @@ export type PhotoRow = Selectable<ListingPhotosTable>;
 /** Browse orders: newest (id desc), price_asc (price, id ascending), price_desc (both descending). */
 export type BrowseSort = 'newest' | 'price_asc' | 'price_desc';
 
-export interface BrowseQuery {
-  categories?: readonly Category[];
-  minCents?: number;
-  maxCents?: number;
-  conditions?: readonly string[];
-  courseCode?: string;
-  isbn?: string;
+/** A browse: the index's filters, an order, and where the page starts. */
+export interface BrowseQuery extends SearchFilters {
   sort?: BrowseSort;
   /** Keyset for the price sorts: listings after (price, id) in the sort's order. */
   afterPrice?: { price: number; id: number };

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { doc } from '../http/openapi.js';
 import { readOutbox } from './mailer.js';
+import { escapeHtml } from '../http/html.js';
 
 const devDoc = {
   tag: 'development',
@@ -22,12 +23,6 @@ export function isDirectLoopback(request: FastifyRequest): boolean {
   const peer = request.raw.socket.remoteAddress ?? '';
   return peer === '::1' || /^(::ffff:)?127\./.test(peer);
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 /** Development only: read the codes the app "sent" without a mail server. */
 export function outboxRoutes(dir: string) {

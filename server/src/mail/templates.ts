@@ -1,5 +1,6 @@
 import { LIMITS } from '@campus/contract';
 import type { MailMessage } from './mailer.js';
+import { escapeHtml } from '../http/html.js';
 
 interface CodeMailInput {
   to: string;
@@ -8,12 +9,6 @@ interface CodeMailInput {
   campusName: string;
   publicUrl: string;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 type CodeKind = 'verify' | 'reset' | 'login';
 

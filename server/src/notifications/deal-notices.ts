@@ -2,6 +2,7 @@ import { DEAL_NOTICE, NOTIFICATION_LIMITS, REVIEW_WINDOW_MS, type NotificationTy
 import type { AppContext } from '../context.js';
 import type { JobExecutor } from '../jobs/index.js';
 import { notify } from './service.js';
+import type { DomainEventMap } from '../events.js';
 
 /**
  * Notifications for deals and reviews (features.md §D): offers, meet-ups, reminders, confirmed
@@ -17,15 +18,8 @@ export const DEAL_NOTICE_JOBS = {
 const MEETUP_REMINDER_LEAD_MS = NOTIFICATION_LIMITS.meetupReminderLeadMinutes * 60_000;
 const REVIEW_REQUEST_DELAY_MS = NOTIFICATION_LIMITS.reviewRequestDelayHours * 3_600_000;
 
-/** The card a deal message carries, as the notification needs it. */
-export interface DealNoticeCard {
-  listingId: number;
-  roomId: string;
-  sellerId: number;
-  buyerId: number;
-  offerStatus?: string;
-  meetup?: { id: number; status: string; startsAt: number };
-}
+/** The card a deal message carries (deals announces it with `deal.messagePosted`). */
+type DealNoticeCard = DomainEventMap['deal.messagePosted']['card'];
 
 async function listingName(trx: JobExecutor, listingId: number): Promise<string> {
   const row = await trx.selectFrom('listings').select('name').where('id', '=', listingId).executeTakeFirst();

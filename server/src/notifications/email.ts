@@ -1,6 +1,7 @@
 import type { NotificationKind } from '@campus/contract';
 import mjml2html from 'mjml';
 import type { MailMessage } from '../mail/index.js';
+import { escapeHtml } from '../http/html.js';
 
 export interface NotificationMailInput {
   to: string;
@@ -17,12 +18,6 @@ export interface NotificationMailInput {
   unsubscribeUrl: string;
   settingsUrl: string;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 const GREEN = '#18453b';
 

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { doc } from '../http/openapi.js';
 import * as store from './store.js';
+import { escapeHtml } from '../http/html.js';
 
 /**
  * One-click unsubscribe (RFC 8058). The link names a user and one kind and carries an HMAC of both
@@ -45,12 +46,6 @@ export function verifyUnsubscribeToken(
   const given = Buffer.from(m[3]!);
   return expected.length === given.length && timingSafeEqual(expected, given) ? { userId, kind } : null;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 function page(ctx: AppContext, title: string, inner: string): string {
   const product = `${ctx.config.campusName} Campus Market`;

@@ -12,9 +12,8 @@ import { serverMessageOf } from '../../api/client';
 import { createWanted } from '../../api/selling';
 import { Button } from '../../ui/Button';
 import { cx } from '../../ui/cx';
-import { ChevronDownIcon } from '../../ui/icons';
 import { inputClasses, TextField } from '../../ui/TextField';
-import { FieldError } from '../../ui/forms';
+import { FieldError, SelectField } from '../../ui/forms';
 import { fieldErrors } from '../../ui/schemaErrors';
 import { toast } from '../../ui/toast';
 
@@ -112,47 +111,19 @@ export function WantedForm({
         required
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="space-y-1.5">
-          <label htmlFor={ids.category} className="block text-sm font-medium text-slate-800">
-            Category
-          </label>
-          <div className="relative">
-            <select
-              id={ids.category}
-              name="category"
-              value={category}
-              onChange={(e) => {
-                setCategory(e.target.value);
-                setErrors((x) => ({ ...x, category: undefined }));
-              }}
-              aria-invalid={errors.category ? true : undefined}
-              aria-describedby={errors.category ? `${ids.category}-error` : undefined}
-              className={cx(
-                inputClasses,
-                'appearance-none pr-10',
-                errors.category ? 'border-red-600' : 'border-slate-300 hover:border-slate-400',
-              )}
-            >
-              <option value="" disabled>
-                Choose a Category
-              </option>
-              {FORM_CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {CATEGORY_LABELS[c]}
-                </option>
-              ))}
-            </select>
-            <ChevronDownIcon
-              size={18}
-              className="pointer-events-none absolute top-1/2 right-3 -translate-y-1/2 text-slate-500"
-            />
-          </div>
-          {errors.category && (
-            <p id={`${ids.category}-error`} className="text-sm font-medium text-red-700">
-              {errors.category}
-            </p>
-          )}
-        </div>
+        <SelectField
+          id={ids.category}
+          label="Category"
+          name="category"
+          value={category}
+          onChange={(value) => {
+            setCategory(value);
+            setErrors((x) => ({ ...x, category: undefined }));
+          }}
+          error={errors.category}
+          placeholder={{ label: 'Choose a Category', disabled: true }}
+          options={FORM_CATEGORIES.map((c) => ({ value: c, label: CATEGORY_LABELS[c] }))}
+        />
         <TextField
           label="Most you'd pay (optional)"
           name="maxPrice"
