@@ -54,7 +54,8 @@ export async function registerListings(
 ): Promise<ListingsModule> {
   const search = searchIndexFor(ctx, options.searchWorker);
   app.addHook('onClose', () => search.close());
-  const cache = new HotCache();
+  // The app's clock: tests move it to see a page expire instead of waiting a real second.
+  const cache = new HotCache(undefined, undefined, ctx.clock);
   // Whoever wrote a listing, this process's index follows at once and the hot cache clears;
   // other processes see updated_at move.
   const follow = ({ row }: { row: ListingRow }) => {
