@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { ChatRoomsTable, Database } from '../db/schema.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -24,15 +24,11 @@ export interface RoomWrite extends RoomTopic {
   lastAt: number;
 }
 
-export interface RoomRow {
-  id: string;
-  low_user_id: number;
-  high_user_id: number;
-  buyer_id: number;
-  seller_id: number;
-  listing_id: number | null;
-  message_count: number;
-}
+/** A room as the queries here read it: the table's columns, without its timestamps. */
+export type RoomRow = Pick<
+  ChatRoomsTable,
+  'id' | 'low_user_id' | 'high_user_id' | 'buyer_id' | 'seller_id' | 'listing_id' | 'message_count'
+>;
 
 /**
  * The one upsert of `chat_rooms`, for every writer (a SEND, a batch of them, a card another module
