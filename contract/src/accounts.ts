@@ -1,4 +1,3 @@
-import type { MeetupSpot } from './deals.js';
 import { z } from './zod.js';
 import { LIMITS } from './limits.js';
 import { MESSAGES } from './messages.js';
@@ -99,15 +98,6 @@ export interface TokenClaims {
   tv: number;
   iat: number;
   exp: number;
-}
-
-/** GET /public/campus: what the web app shows about the configured campus. */
-export interface CampusInfo {
-  campusName: string;
-  allowedDomains: string[];
-  about: string;
-  /** Where students are encouraged to meet (features.md §A, MEETUP_SPOTS). */
-  meetupSpots: MeetupSpot[];
 }
 
 /** Header carrying a fresh token after a password change (the changing session stays logged in). */

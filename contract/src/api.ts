@@ -1,5 +1,5 @@
 import { z } from './zod.js';
-import type { CampusInfo, PublicUser, UserInfo } from './accounts.js';
+import type { PublicUser, UserInfo } from './accounts.js';
 import { CATEGORIES } from './categories.js';
 import type { ChatMessage, ChatRoomSummary } from './chat.js';
 import { LIMITS, SEARCH_QUERY_MAX } from './limits.js';
@@ -10,7 +10,6 @@ import {
   LISTING_STATUSES,
   MESSAGE_KINDS,
   meetupResponse,
-  meetupSpotResponse,
   offerResponse,
 } from './deals.js';
 
@@ -22,13 +21,6 @@ import {
 
 /** `{message}` answers (sign-up, verify, resend…). */
 export const messageResponse = z.object({ message: z.string() });
-
-export const campusResponse = z.object({
-  campusName: z.string(),
-  allowedDomains: z.array(z.string()),
-  about: z.string(),
-  meetupSpots: z.array(meetupSpotResponse),
-}) satisfies z.ZodType<CampusInfo>;
 
 export const publicUserResponse = z.object({
   id: z.number().int(),

@@ -18,3 +18,4 @@ export * from './safety.js';
 export * from './notifications.js';
 export * from './deals.js';
 export * from './time-zone.js';
+export * from './campuses.js';

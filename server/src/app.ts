@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { AccountsService, accountsRoutes } from './accounts/index.js';
+import { loadCampuses, registerCampuses } from './campuses/index.js';
 import { MessageKinds, registerChat, type ChatOptions } from './chat/index.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -94,6 +95,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
 
   const db = openDb({ ...given, backgroundCheckpoint: options.backgroundCheckpoint });
   await migrateToLatest(db);
+  await db.enforceRowSecurity(given.nodeEnv === 'production');
   await db.refreshPlannerStats();
   // Listings grow from a handful to many thousands: re-check the planner's statistics hourly.
   const plannerStats = setInterval(() => {
@@ -116,8 +118,17 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   });
   limitsRedis?.on('error', (err: unknown) => app.log.debug({ err }, 'rate-limit redis connection error'));
   const clock = options.clock ?? Date.now;
+  const campuses = await loadCampuses(db, config.campuses, clock());
+  for (const campus of campuses.all()) {
+    if (campus.sso && !campus.closed) {
+      app.log.warn(
+        `Campus ${campus.slug}: university sign-in (sso) is not offered yet; students sign in with e-mail`,
+      );
+    }
+  }
   const ctx: AppContext = {
     config,
+    campuses,
     db,
     clock,
     mailer:
@@ -207,6 +218,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
     },
   );
 
+  await registerCampuses(app, ctx);
   await app.register(accountsRoutes(ctx, accounts));
   // Each module is built after what it is given, so nothing is assigned later: safety's checks
   // first (chat and listings run them before they write), then chat, deals (the sold toggle

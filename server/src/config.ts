@@ -2,15 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  DEFAULT_MEETUP_SPOTS,
-  DEFAULT_PROHIBITED_RULES,
-  SAFETY_LIMITS,
-  meetupSpotsSchema,
-  type MeetupSpot,
-  type ProhibitedRule,
-} from '@campus/contract';
+import { SAFETY_LIMITS, meetupSpotsSchema, type MeetupSpot, type ProhibitedRule } from '@campus/contract';
 import { z } from 'zod';
+import { legacyCampus, parseCampuses, slugFor, type CampusSettings } from './campuses/settings.js';
 
 const optionalUrl = (protocols: string[], hint: string) =>
   z
@@ -55,6 +49,15 @@ const envSchema = z.object({
     )
     .refine((list) => list.length > 0, 'must list at least one domain, e.g. msu.edu'),
   CAMPUS_NAME: z.string().trim().min(1).default('MSU'),
+  /** The default campus's slug when CAMPUSES is unset (features.md §E); from CAMPUS_NAME otherwise. */
+  CAMPUS_SLUG: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'must be lower-case letters, digits and dashes, e.g. msu')
+    .optional(),
+  /** Every campus of this deployment: a JSON array or the path of a JSON file (features.md §E). */
+  CAMPUSES: z.string().trim().optional(),
   ABOUT_TEXT: z.string().trim().optional(),
   /** A JSON array of {id, name, description}, or the path of a file holding one (features.md §A). */
   MEETUP_SPOTS: z.string().trim().optional(),
@@ -77,6 +80,16 @@ const envSchema = z.object({
   VAPID_SUBJECT: z.string().trim().optional(),
   // Safety (features.md §C)
   MODERATOR_EMAILS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  /** Operators: see and act on every campus's moderation queue and audit log. */
+  OPERATOR_EMAILS: z
     .string()
     .default('')
     .transform((v) =>
@@ -165,14 +178,16 @@ export interface Config {
   mailFrom: string;
   publicUrl: string;
   jwtSecret: string;
-  allowedEmailDomains: string[];
-  campusName: string;
-  aboutText: string;
-  meetupSpots: MeetupSpot[];
+  /**
+   * Every campus configured (CAMPUSES, or the one campus of the CAMPUS_* settings), exactly one of
+   * them the default. The running app reads campuses from `ctx.campuses`, which also knows their
+   * ids and the closed ones (campuses/registry.ts).
+   */
+  campuses: CampusSettings[];
+  /** Addresses that moderate every campus (lower case). */
+  operatorEmails: string[];
   logLevel: string;
   trustProxy: boolean;
-  /** IANA zone of the campus: notification e-mail and push wait while it is night there. */
-  campusTimezone: string;
   /** Accept http: push endpoints (local tests only). */
   pushAllowHttpEndpoints: boolean;
   /** VAPID keys from the environment; generated into DATA_DIR when unset. */
@@ -185,9 +200,6 @@ export interface Config {
    * so two deployments sharing one Redis never exchange messages or revocations.
    */
   keyPrefix: string;
-  /** Addresses that see /moderation and may call /mod (lower case). */
-  moderatorEmails: string[];
-  prohibitedRules: readonly ProhibitedRule[];
   studentStatusMonths: number;
   /** New listings / new conversations per student in any 24 hours (features.md §C: 20). */
   dailyListingsMax: number;
@@ -222,6 +234,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ]);
   }
   const dataDir = path.resolve(e.DATA_DIR);
+  let campuses: CampusSettings[];
+  if (e.CAMPUSES) {
+    const parsedCampuses = parseCampuses(e.CAMPUSES, isTimeZone);
+    if (parsedCampuses.problems.length > 0) throw new ConfigError(parsedCampuses.problems);
+    campuses = parsedCampuses.campuses;
+  } else {
+    campuses = [
+      legacyCampus({
+        slug: e.CAMPUS_SLUG ?? slugFor(e.CAMPUS_NAME),
+        name: e.CAMPUS_NAME,
+        emailDomains: e.ALLOWED_EMAIL_DOMAINS,
+        timeZone: e.CAMPUS_TIMEZONE,
+        about: e.ABOUT_TEXT,
+        meetupSpots: e.MEETUP_SPOTS ? meetupSpots(e.MEETUP_SPOTS) : undefined,
+        prohibitedRules: e.PROHIBITED_TERMS,
+        moderators: e.MODERATOR_EMAILS,
+      }),
+    ];
+  }
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -233,15 +264,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     jwtSecret: e.JWT_SECRET ?? persistentSecret(dataDir),
-    allowedEmailDomains: e.ALLOWED_EMAIL_DOMAINS,
-    campusName: e.CAMPUS_NAME,
-    aboutText:
-      e.ABOUT_TEXT ??
-      `Campus Market is built by students for ${e.CAMPUS_NAME} students: a fee-free place to pass on what you no longer need to someone a short walk away.`,
-    meetupSpots: meetupSpots(e.MEETUP_SPOTS),
+    campuses,
+    operatorEmails: e.OPERATOR_EMAILS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
-    campusTimezone: e.CAMPUS_TIMEZONE,
     pushAllowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS,
     vapid:
       e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
@@ -249,8 +275,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     vapidSubject: e.VAPID_SUBJECT,
     keyPrefix: e.REDIS_PREFIX ?? '',
-    moderatorEmails: e.MODERATOR_EMAILS,
-    prohibitedRules: e.PROHIBITED_TERMS ?? DEFAULT_PROHIBITED_RULES,
     studentStatusMonths: e.STUDENT_STATUS_MONTHS,
     dailyListingsMax: e.DAILY_LISTINGS_MAX,
     dailyConversationsMax: e.DAILY_CONVERSATIONS_MAX,
@@ -261,10 +285,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /**
  * MEETUP_SPOTS: a JSON value (starts with `[`) or the path of a JSON file; unset → three neutral
- * defaults. A bad value stops the server with the reason rather than silently using the defaults.
+ * defaults (campuses/settings.ts). A bad value stops the server with the reason rather than silently using the defaults.
  */
-function meetupSpots(raw: string | undefined): MeetupSpot[] {
-  if (!raw) return DEFAULT_MEETUP_SPOTS.map((s) => ({ ...s }));
+function meetupSpots(raw: string): MeetupSpot[] {
   let text = raw;
   if (!raw.startsWith('[')) {
     if (!existsSync(raw))

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Campuses } from './campuses/registry.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import type { DomainEvents } from './events.js';
@@ -13,11 +14,15 @@ export interface Principal {
   userId: number;
   email: string;
   tokenVersion: number;
+  /** The student's campus: everything they see and do is within it (features.md §E). */
+  campusId: number;
 }
 
 /** Everything a module's service needs, built once per app instance (tests build one per app). */
 export interface AppContext {
   config: Config;
+  /** Every campus of the deployment (campuses/registry.ts). */
+  campuses: Campuses;
   db: Db;
   clock: () => number;
   mailer: Mailer;

@@ -131,3 +131,4 @@ export function asStudent(
 
 export { codeFrom };
 export { createStudent, signUpStudent, type Student } from './students.js';
+export { TEST_CAMPUS_DOMAINS, TEST_CAMPUSES, TWO_CAMPUSES, campusOfUser } from './campuses.js';

@@ -4,10 +4,13 @@ import { hashPassword } from '../src/accounts/passwords.js';
 import { findUserByEmail, insertUser } from '../src/accounts/store.js';
 import { codeFrom } from './mail-capture.js';
 import type { AppContext } from '../src/context.js';
+import { inCampus } from '../src/db/campus-scope.js';
 import type { TestApp } from './helper.js';
 
 export interface Student {
   id: number;
+  /** The campus the address belongs to (features.md §E). */
+  campusId: number;
   email: string;
   password: string;
   token: string;
@@ -15,7 +18,10 @@ export interface Student {
   lastName: string;
 }
 
-type StudentOverrides = Partial<Pick<Student, 'email' | 'firstName' | 'lastName' | 'password'>>;
+type StudentOverrides = Partial<Pick<Student, 'email' | 'firstName' | 'lastName' | 'password'>> & {
+  /** A campus's e-mail domain for the generated address (default msu.edu): e.g. TEST_CAMPUS_DOMAINS.uw. */
+  domain?: string;
+};
 
 const DEFAULT_PASSWORD = 'green-and-white-42';
 
@@ -45,7 +51,8 @@ function details(overrides: StudentOverrides) {
   return {
     firstName: overrides.firstName ?? `Student${studentSeq}`,
     lastName: overrides.lastName ?? 'Spartan',
-    email: overrides.email ?? `s${studentSeq}-${randomBytes(3).toString('hex')}@msu.edu`,
+    email:
+      overrides.email ?? `s${studentSeq}-${randomBytes(3).toString('hex')}@${overrides.domain ?? 'msu.edu'}`,
     password: overrides.password ?? DEFAULT_PASSWORD,
   };
 }
@@ -63,16 +70,24 @@ export interface NewStudent {
  * test server (e2e/support/serve.ts), which seeds students this way.
  */
 export async function insertVerifiedStudent(
-  ctx: Pick<AppContext, 'config' | 'db' | 'clock' | 'tokens'>,
+  ctx: Pick<AppContext, 'campuses' | 'db' | 'clock' | 'tokens'>,
   student: NewStudent,
-): Promise<{ id: number; token: string }> {
+): Promise<{ id: number; token: string; campusId: number }> {
   // The sign-up form's rules and normalisation (trimmed, lower-case address), as the route applies them.
   const input = signUpSchema.parse(student);
-  const domain = input.email.split('@')[1] ?? '';
-  const allowed = ctx.config.allowedEmailDomains;
-  if (!allowed.some((d) => domain === d || domain.endsWith(`.${d}`))) {
-    throw new Error(`${input.email} is not on an allowed domain (${allowed.join(', ')})`);
+  const campus = ctx.campuses.forEmail(input.email);
+  if (!campus) {
+    const domains = ctx.campuses.open().flatMap((c) => c.emailDomains);
+    throw new Error(`${input.email} is not on a campus's domain (${domains.join(', ')})`);
   }
+  // Written as sign-up writes it: as work of the address's campus.
+  return inCampus(campus.id, async () => ({ ...(await insertOnCampus(ctx, input)), campusId: campus.id }));
+}
+
+async function insertOnCampus(
+  ctx: Pick<AppContext, 'db' | 'clock' | 'tokens'>,
+  input: NewStudent,
+): Promise<{ id: number; token: string }> {
   const now = ctx.clock();
   const db = ctx.db.kysely;
   if (await findUserByEmail(db, input.email)) throw new Error(`${input.email} is already registered`);
@@ -122,5 +137,14 @@ export async function signUpStudent(t: TestApp, overrides: StudentOverrides = {}
     url: `/users/info?email=${encodeURIComponent(email)}`,
     headers: { authorization: `Bearer ${login.body}` },
   });
-  return { id: (info.json() as { id: number }).id, email, password, token: login.body, firstName, lastName };
+  const campusId = t.app.ctx.campuses.forEmail(email)?.id ?? t.app.ctx.campuses.default.id;
+  return {
+    id: (info.json() as { id: number }).id,
+    campusId,
+    email,
+    password,
+    token: login.body,
+    firstName,
+    lastName,
+  };
 }

@@ -20,7 +20,7 @@ export async function enqueueCodeMail(
       to: mail.to,
       firstName: mail.firstName,
       code: mail.code,
-      campusName: ctx.config.campusName,
+      campusName: ctx.campuses.current().name,
       publicUrl: ctx.config.publicUrl,
     }),
   );

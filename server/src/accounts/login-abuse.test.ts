@@ -177,6 +177,7 @@ describe.each(dialects)('forgot-password is no oracle (%s)', (dialect) => {
           verified: 1,
           token_version: 0,
           created_at: t.clock.now(),
+          campus_id: t.app.ctx.campuses.default.id,
         })
         .returning(['id', 'email'])
         .executeTakeFirstOrThrow();

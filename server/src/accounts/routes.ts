@@ -1,7 +1,6 @@
 import {
   MESSAGES,
   dbIdSchema,
-  campusResponse,
   messageResponse,
   publicUserResponse,
   userInfoResponse,
@@ -34,22 +33,6 @@ export function accountsRoutes(ctx: AppContext, service: AccountsService) {
     };
     const auth = { preHandler: requireAuth(ctx) };
 
-    app.get(
-      '/public/campus',
-      doc({
-        tag: 'accounts',
-        summary: 'The campus this server serves',
-        response: campusResponse,
-        errors: [],
-      }),
-      async () => ({
-        campusName: ctx.config.campusName,
-        allowedDomains: ctx.config.allowedEmailDomains,
-        about: ctx.config.aboutText,
-        meetupSpots: ctx.config.meetupSpots,
-      }),
-    );
-
     app.post(
       '/public/sign-up',
       doc({
@@ -80,7 +63,7 @@ export function accountsRoutes(ctx: AppContext, service: AccountsService) {
       async (request) => {
         const body = parseOr400(verifySchema, request.body);
         await limit(request, 'verify', body.email);
-        await service.verify(body.email, body.token);
+        await service.asCampusOf(body.email, () => service.verify(body.email, body.token));
         return { message: MESSAGES.verified };
       },
     );
@@ -97,7 +80,7 @@ export function accountsRoutes(ctx: AppContext, service: AccountsService) {
       async (request) => {
         const body = parseOr400(emailOnlySchema, request.body);
         await limit(request, 'resend', body.email);
-        await service.resendVerification(body.email);
+        await service.asCampusOf(body.email, () => service.resendVerification(body.email));
         return { message: MESSAGES.codeResent };
       },
     );
@@ -116,7 +99,7 @@ export function accountsRoutes(ctx: AppContext, service: AccountsService) {
       async (request, reply) => {
         const body = parseOr400(loginWithCodeSchema, request.body);
         // Failures are counted inside (per IP, per account and IP, per account): see login-guard.ts.
-        const token = await service.login({ ...body, ip: request.ip });
+        const token = await service.asCampusOf(body.email, () => service.login({ ...body, ip: request.ip }));
         return reply.type('text/plain; charset=utf-8').send(token);
       },
     );
@@ -133,7 +116,7 @@ export function accountsRoutes(ctx: AppContext, service: AccountsService) {
       async (request) => {
         const body = parseOr400(emailOnlySchema, request.body);
         await limit(request, 'forgot', body.email);
-        await service.requestReset(body.email);
+        await service.asCampusOf(body.email, () => service.requestReset(body.email));
         return true;
       },
     );
@@ -150,7 +133,9 @@ export function accountsRoutes(ctx: AppContext, service: AccountsService) {
       async (request, reply) => {
         const body = parseOr400(resetConfirmSchema, request.body);
         await limit(request, 'reset', body.email);
-        await service.confirmReset(body.email, body.token, body.newPassword);
+        await service.asCampusOf(body.email, () =>
+          service.confirmReset(body.email, body.token, body.newPassword),
+        );
         return reply.type('text/plain; charset=utf-8').send(MESSAGES.passwordResetDone);
       },
     );

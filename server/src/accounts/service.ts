@@ -1,12 +1,15 @@
 import {
   LIMITS,
+  CAMPUS_MESSAGES,
   MESSAGES,
   type ChangePasswordPayload,
   type PublicUser,
   type UserInfo,
 } from '@campus/contract';
 import type { Transaction } from 'kysely';
+import type { Campus } from '../campuses/index.js';
 import type { AppContext, Principal } from '../context.js';
+import { acrossCampuses, inCampus } from '../db/campus-scope.js';
 import type { CodePurpose, Database } from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import { JOB_PRIORITY } from '../jobs/index.js';
@@ -68,16 +71,30 @@ export class AccountsService {
     return this.ctx.db.kysely;
   }
 
-  isAllowedDomain(email: string): boolean {
-    const domain = email.split('@')[1] ?? '';
-    return this.ctx.config.allowedEmailDomains.some((d) => domain === d || domain.endsWith(`.${d}`));
+  /**
+   * The campus an address belongs to; an address no campus lists is looked up in the default
+   * campus, where no account can have it (so the answer is the same as for an unknown account).
+   */
+  campusOf(email: string): Campus {
+    return this.ctx.campuses.forEmail(email) ?? this.ctx.campuses.default;
+  }
+
+  /** Runs work about an address as work of the address's campus (db/campus-scope.ts). */
+  asCampusOf<T>(email: string, work: () => Promise<T>): Promise<T> {
+    return inCampus(this.campusOf(email).id, work);
   }
 
   async signUp(input: SignUpInput): Promise<void> {
-    if (!this.isAllowedDomain(input.email)) {
-      const list = this.ctx.config.allowedEmailDomains.map((d) => `@${d}`).join(', ');
-      throw badRequest(`Sign up with your university e-mail address (${list}).`);
+    const campus = this.ctx.campuses.forEmail(input.email);
+    if (!campus) {
+      const domains = this.ctx.campuses.open().flatMap((c) => c.emailDomains);
+      throw badRequest(CAMPUS_MESSAGES.campusNotOnMarket(input.email.split('@')[1] ?? '', domains));
     }
+    if (campus.closed) throw badRequest(CAMPUS_MESSAGES.campusClosed(campus.name));
+    return inCampus(campus.id, () => this.signUpOnCampus(input));
+  }
+
+  private async signUpOnCampus(input: SignUpInput): Promise<void> {
     if (isCommonPassword(input.password)) throw badRequest(MESSAGES.passwordTooCommon);
     const existing = await store.findUserByEmail(this.db, input.email);
     if (existing?.verified) throw conflict(MESSAGES.emailAlreadyRegistered);
@@ -211,9 +228,15 @@ export class AccountsService {
     if (cached) return cached;
     const claims = await this.ctx.tokens.verify(token);
     if (!claims) return null;
-    const user = await store.findTokenState(this.db, claims.uid);
+    // The token names the user, not yet the campus: this one lookup reads across campuses.
+    const user = await acrossCampuses(() => store.findTokenState(this.db, claims.uid));
     if (!user || !user.verified || user.token_version !== claims.tv || user.email !== claims.sub) return null;
-    const principal = { userId: user.id, email: user.email, tokenVersion: user.token_version };
+    const principal: Principal = {
+      userId: user.id,
+      email: user.email,
+      tokenVersion: user.token_version,
+      campusId: Number(user.campus_id),
+    };
     this.tokenCache.set(token, principal, claims.exp * 1000);
     return principal;
   }

@@ -17,7 +17,7 @@ export function findUserById(db: Executor, id: number): Promise<UserRow | undefi
 export function findTokenState(db: Executor, id: number) {
   return db
     .selectFrom('users')
-    .select(['id', 'email', 'token_version', 'verified'])
+    .select(['id', 'email', 'token_version', 'verified', 'campus_id'])
     .where('id', '=', id)
     .executeTakeFirst();
 }

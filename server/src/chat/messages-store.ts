@@ -4,7 +4,8 @@ import type { Dialect } from '../db/connection.js';
 import type { ChatMessagesTable, Database } from '../db/schema.js';
 import { upsertRooms, type Executor, type RoomWrite } from './rooms-store.js';
 
-export type MessageRow = Selectable<ChatMessagesTable>;
+/** A message as chat reads it; its campus is the room's, never read back. */
+export type MessageRow = Omit<Selectable<ChatMessagesTable>, 'campus_id'>;
 
 /**
  * A stored message as `viewerId` sees it: anti-scam flags (safety) only on the recipient's copy.

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ChatMessage } from '@campus/contract';
 import type { FastifyInstance } from 'fastify';
-import { createPgDatabase, createTestApp, type TestApp } from '../../test/helper.js';
+import { campusOfUser, createPgDatabase, createTestApp, type TestApp } from '../../test/helper.js';
 import { multipart } from '../listings/testing.js';
 
 /** Listens on a random loopback port; returns the STOMP URL. */
@@ -33,6 +33,7 @@ export async function createListing(
       is_sold: 0,
       created_at: now,
       updated_at: now,
+      campus_id: await campusOfUser(t, sellerId),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

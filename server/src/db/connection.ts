@@ -3,7 +3,9 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
+import { campusInsertPlugin } from './campus-scope.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
+import { RowSecurity } from './row-security.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -18,6 +20,12 @@ export interface Db {
    * itself). Without them SQLite picks a price index for a course filter and sorts in memory.
    */
   refreshPlannerStats(): Promise<void>;
+  /**
+   * PostgreSQL: after the migrations, checks the role the app connected as and from then on runs
+   * every query under row-level security (db/row-security.ts). Throws, in production, for a role
+   * that would bypass it. SQLite: nothing to do.
+   */
+  enforceRowSecurity(production: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,6 +61,7 @@ function openSqlite(file: string, backgroundCheckpoint: boolean): Db {
   }
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    plugins: [campusInsertPlugin],
   });
   return {
     kysely,
@@ -69,6 +78,7 @@ function openSqlite(file: string, backgroundCheckpoint: boolean): Db {
       if (analysed) sqlite.pragma('optimize');
       else sqlite.exec('ANALYZE');
     },
+    enforceRowSecurity: async () => {},
     close: async () => {
       await kysely.destroy();
       await checkpointer?.stop();
@@ -121,7 +131,11 @@ function openPostgres(url: string): Db {
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: retryingPool(pool) }) });
+  const rowSecurity = new RowSecurity();
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: retryingPool(pool, rowSecurity) }),
+    plugins: [campusInsertPlugin],
+  });
   return {
     kysely,
     dialect: 'postgres',
@@ -129,6 +143,7 @@ function openPostgres(url: string): Db {
       await pool.query('select 1');
     },
     refreshPlannerStats: async () => {},
+    enforceRowSecurity: (production) => rowSecurity.enforce(pool, production),
     close: () => kysely.destroy(),
   };
 }
@@ -171,13 +186,27 @@ type PoolClient = pg.PoolClient;
  *   had closed: a restart, a failover). Reads are safe to run twice; writes and anything inside a
  *   transaction are not retried, they fail (503) and the client tries again.
  */
-function retryingPool(pool: pg.Pool): { connect(): Promise<PoolClient>; end(): Promise<void> } {
-  const connect = async (): Promise<PoolClient> => {
+function retryingPool(
+  pool: pg.Pool,
+  rowSecurity: RowSecurity,
+): { connect(): Promise<PoolClient>; end(): Promise<void> } {
+  const open = async (): Promise<PoolClient> => {
     try {
       return await pool.connect();
     } catch (error) {
       if (!isConnectionError(error)) throw error;
       return pool.connect();
+    }
+  };
+  // Each checkout carries the campus of the work in hand (a query, or a whole transaction).
+  const connect = async (): Promise<PoolClient> => {
+    const client = await open();
+    try {
+      await rowSecurity.scope(client);
+      return client;
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
     }
   };
   return {

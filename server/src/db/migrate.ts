@@ -1,4 +1,5 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { acrossCampuses } from './campus-scope.js';
 import type { Db } from './connection.js';
 import { accountsMigration } from './migrations/001_accounts.js';
 import { listingsMigration } from './migrations/002_listings.js';
@@ -14,6 +15,7 @@ import { notificationsMigration } from './migrations/008_notifications.js';
 import { coursePriceIndexMigration } from './migrations/012_course_price_index.js';
 import { jobLanesMigration } from './migrations/013_job_lanes.js';
 import { dealsIntegrityMigration } from './migrations/014_deals_integrity.js';
+import { campusesMigration } from './migrations/015_campuses.js';
 
 /** Migrations are plain modules bundled with the server, so the built app needs no migration folder. */
 const migrations: Record<string, (db: Db) => Migration> = {
@@ -31,9 +33,15 @@ const migrations: Record<string, (db: Db) => Migration> = {
   '012_course_price_index': coursePriceIndexMigration,
   '013_job_lanes': jobLanesMigration,
   '014_deals_integrity': dealsIntegrityMigration,
+  '015_campuses': campusesMigration,
 };
 
-export async function migrateToLatest(db: Db): Promise<string[]> {
+/** Migrations rewrite tables whole, across every campus (db/campus-scope.ts). */
+export function migrateToLatest(db: Db): Promise<string[]> {
+  return acrossCampuses(() => migrateAll(db));
+}
+
+async function migrateAll(db: Db): Promise<string[]> {
   const provider: MigrationProvider = {
     getMigrations: async () =>
       Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(db)])),

@@ -4,7 +4,39 @@ import type { Generated } from 'kysely';
  * Table types for Kysely. Timestamps are epoch milliseconds (bigint in PostgreSQL, parsed back to
  * numbers), booleans are 0/1 integers and money is integer cents, so both dialects read the same.
  */
+/**
+ * The campus a row belongs to (migration 015, features.md §E). Optional on insert: the campus in
+ * scope fills it (db/campus-scope.ts), and a row written outside any campus is refused.
+ */
+export type CampusColumn = Generated<number>;
+
+/** One campus (campuses/store.ts writes it); the JSON columns hold the CAMPUSES entry's lists. */
+export interface CampusesTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  /** JSON string[] */
+  email_domains: string;
+  time_zone: string;
+  about: string;
+  /** JSON MeetupSpot[] */
+  meetup_spots: string;
+  /** JSON ProhibitedRule[]: the campus's own, added to the defaults */
+  prohibited_terms: string;
+  /** JSON string[] (lower case) */
+  moderators: string;
+  /** JSON string[] (lower case) */
+  hosts: string;
+  /** JSON CampusSso, or null */
+  sso: string | null;
+  is_default: number;
+  closed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface UsersTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   email: string;
   first_name: string;
@@ -29,6 +61,7 @@ export interface UsersTable {
 export type CodePurpose = 'verify' | 'reset' | 'login';
 
 export interface CodesTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   user_id: number;
   purpose: CodePurpose;
@@ -39,6 +72,7 @@ export interface CodesTable {
 }
 
 export interface ListingsTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   seller_id: number;
   name: string;
@@ -66,6 +100,7 @@ export interface ListingsTable {
 export type ListingStatusColumn = 'AVAILABLE' | 'RESERVED' | 'SOLD';
 
 export interface ChatRoomsTable {
+  campus_id: CampusColumn;
   id: string;
   low_user_id: number;
   high_user_id: number;
@@ -78,6 +113,7 @@ export interface ChatRoomsTable {
 }
 
 export interface ChatMessagesTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   room_id: string;
   sender_id: number;
@@ -94,6 +130,7 @@ export interface ChatMessagesTable {
 }
 
 export interface ChatReadsTable {
+  campus_id: CampusColumn;
   room_id: string;
   user_id: number;
   last_read_message_id: number;
@@ -101,6 +138,7 @@ export interface ChatReadsTable {
 
 // selling (006_selling)
 export interface ListingPhotosTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   listing_id: number;
   position: number;
@@ -110,6 +148,7 @@ export interface ListingPhotosTable {
 }
 
 export interface ListingSavesTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   user_id: number;
   listing_id: number;
@@ -117,6 +156,7 @@ export interface ListingSavesTable {
 }
 
 export interface SavedSearchesTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   user_id: number;
   query: string;
@@ -129,6 +169,7 @@ export interface SavedSearchesTable {
 }
 
 export interface WantedPostsTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   user_id: number;
   title: string;
@@ -141,6 +182,7 @@ export interface WantedPostsTable {
 }
 
 export interface SavedSearchMatchesTable {
+  campus_id: CampusColumn;
   user_id: number;
   listing_id: number;
   saved_search_id: number;
@@ -148,6 +190,7 @@ export interface SavedSearchMatchesTable {
 }
 
 export interface WantedMatchesTable {
+  campus_id: CampusColumn;
   user_id: number;
   listing_id: number;
   wanted_id: number;
@@ -155,6 +198,7 @@ export interface WantedMatchesTable {
 }
 
 export interface ListingPriceDropsTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   listing_id: number;
   old_price_cents: number;
@@ -164,6 +208,7 @@ export interface ListingPriceDropsTable {
 
 // Hardening: durable job queue and sign-up codes bound to their sign-up's details.
 export interface JobsTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   type: string;
   payload: string;
@@ -188,6 +233,7 @@ export interface DeploymentTable {
 
 /** Photos uploaded for chat, by whom (a message's `url` must be one of the sender's). */
 export interface ChatUploadsTable {
+  campus_id: CampusColumn;
   image_key: string;
   thumb_key: string;
   user_id: number;
@@ -195,6 +241,7 @@ export interface ChatUploadsTable {
 }
 
 export interface SignupCodesTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   user_id: number;
   code_hash: string;
@@ -208,12 +255,14 @@ export interface SignupCodesTable {
 
 // safety (007_safety)
 export interface BlocksTable {
+  campus_id: CampusColumn;
   blocker_id: number;
   blocked_id: number;
   created_at: number;
 }
 
 export interface ReportsTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   reporter_id: number;
   target_type: string;
@@ -229,6 +278,7 @@ export interface ReportsTable {
 }
 
 export interface ModAuditTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   moderator_id: number;
   action: string;
@@ -240,6 +290,7 @@ export interface ModAuditTable {
 }
 
 export interface CreationLogTable {
+  campus_id: CampusColumn;
   user_id: number;
   kind: string;
   created_at: number;
@@ -247,6 +298,7 @@ export interface CreationLogTable {
 
 // Notifications (features.md §D)
 export interface NotificationsTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   user_id: number;
   type: string;
@@ -263,6 +315,7 @@ export interface NotificationsTable {
 }
 
 export interface NotificationPrefsTable {
+  campus_id: CampusColumn;
   user_id: number;
   kind: string;
   channel: string;
@@ -270,6 +323,7 @@ export interface NotificationPrefsTable {
 }
 
 export interface PushSubscriptionsTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   user_id: number;
   endpoint: string;
@@ -279,6 +333,7 @@ export interface PushSubscriptionsTable {
 }
 
 export interface ChatMailMarksTable {
+  campus_id: CampusColumn;
   room_id: string;
   user_id: number;
   last_sent_at: number;
@@ -286,6 +341,7 @@ export interface ChatMailMarksTable {
 
 /** 014_deals_integrity: the offer e-mails of one chat, coalesced (notifications/offer-mail.ts). */
 export interface OfferMailMarksTable {
+  campus_id: CampusColumn;
   user_id: number;
   /** The chat's link, /chat/{roomId}, as the notifications carry it. */
   link: string;
@@ -295,6 +351,7 @@ export interface OfferMailMarksTable {
 
 // deals (005_deals)
 export interface OffersTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   listing_id: number;
   room_id: string;
@@ -311,6 +368,7 @@ export interface OffersTable {
 }
 
 export interface MeetupsTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   listing_id: number;
   room_id: string;
@@ -327,6 +385,7 @@ export interface MeetupsTable {
 }
 
 export interface DealsTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   listing_id: number;
   listing_name: string;
@@ -340,6 +399,7 @@ export interface DealsTable {
 
 // trust (011_trust): reviews of deals, blind until revealed_at.
 export interface ReviewsTable {
+  campus_id: CampusColumn;
   id: Generated<number>;
   deal_id: number;
   reviewer_id: number;
@@ -352,6 +412,7 @@ export interface ReviewsTable {
 }
 
 export interface Database {
+  campuses: CampusesTable;
   users: UsersTable;
   codes: CodesTable;
   listings: ListingsTable;

@@ -52,7 +52,7 @@ export class MeetupsService {
     const startsAt = Date.parse(input.startsAt);
     let where: { spotId: string | null; place: string };
     if (input.spotId) {
-      const spot = this.ctx.config.meetupSpots.find((s) => s.id === input.spotId);
+      const spot = this.ctx.campuses.current().meetupSpots.find((s) => s.id === input.spotId);
       if (!spot) throw badRequest(DEALS_MESSAGES.meetupSpotUnknown);
       where = { spotId: spot.id, place: spot.name };
     } else {
@@ -244,7 +244,7 @@ export class MeetupsService {
     if (!pair || !pair.includes(userId)) throw forbidden(DEALS_MESSAGES.meetupNotYours);
     const listing = await store.findListing(db, meetup.listing_id);
     const spot = meetup.spot_id
-      ? this.ctx.config.meetupSpots.find((s) => s.id === meetup.spot_id)
+      ? this.ctx.campuses.current().meetupSpots.find((s) => s.id === meetup.spot_id)
       : undefined;
     const host = new URL(this.ctx.config.publicUrl).hostname;
     const startsAt = Number(meetup.starts_at);

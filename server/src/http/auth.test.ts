@@ -7,8 +7,8 @@ import { principalOf, requireAuth } from './auth.js';
 
 /** Tokens the fake authentication knows; a token removed from it is refused from then on. */
 const known = new Map<string, Principal>([
-  ['tok-ada', { userId: 1, email: 'ada@msu.edu', tokenVersion: 0 }],
-  ['tok-bob', { userId: 2, email: 'bob@msu.edu', tokenVersion: 0 }],
+  ['tok-ada', { userId: 1, email: 'ada@msu.edu', tokenVersion: 0, campusId: 1 }],
+  ['tok-bob', { userId: 2, email: 'bob@msu.edu', tokenVersion: 0, campusId: 1 }],
 ]);
 
 const ctx = {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { AppContext, Principal } from '../context.js';
+import { inCampus } from '../db/campus-scope.js';
 import { unauthorized } from './errors.js';
 import { connectionToken } from './fast-lane.js';
 
@@ -16,6 +17,8 @@ export function requestToken(request: FastifyRequest): string | null {
 
 /**
  * preHandler for every call but the public ones: 401 for a missing, bad, expired or revoked token.
+ * The rest of the request (later hooks, the handler, what it awaits) runs as work of the
+ * student's campus (db/campus-scope.ts): what it reads and writes is that campus's.
  * Callback style, not async: a token verified moments ago (the token cache, same TTL and
  * revocation as `authenticate`) is accepted synchronously, so hot reads pay no promise here.
  */
@@ -26,13 +29,13 @@ export function requireAuth(ctx: AppContext) {
     const cached = ctx.authenticateCached?.(token);
     if (cached) {
       request.principal = cached;
-      return done();
+      return inCampus(cached.campusId, () => done());
     }
     ctx.authenticate(token).then(
       (principal) => {
         if (!principal) return done(unauthorized());
         request.principal = principal;
-        done();
+        inCampus(principal.campusId, () => done());
       },
       (err: unknown) => done(err as Error),
     );

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { acrossCampuses, inCampus } from '../db/campus-scope.js';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import * as store from './store.js';
@@ -110,10 +111,11 @@ export class JobQueue {
    * keeps renewing.
    */
   async reclaimDead(): Promise<number> {
-    const owners = await store.claimOwners(this.options.db.kysely);
+    // The queue itself spans campuses: claims and leases are read and written across them.
+    const owners = await acrossCampuses(() => store.claimOwners(this.options.db.kysely));
     const dead = owners.filter((owner) => !ownerMayBeAlive(owner));
     if (dead.length === 0) return 0;
-    const freed = await store.releaseClaims(this.options.db.kysely, dead);
+    const freed = await acrossCampuses(() => store.releaseClaims(this.options.db.kysely, dead));
     if (freed > 0) this.options.logger.info({ jobs: freed }, 'jobs of a stopped process claimed again');
     return freed;
   }
@@ -218,13 +220,15 @@ export class JobQueue {
         const now = this.options.clock();
         // Claimed per round trip, highest priority first, so a code e-mail enqueued during a burst
         // waits for at most the batch in hand.
-        const jobs = await store.claimDue(this.options.db, {
-          now,
-          lockedUntil: now + this.leaseMs,
-          workerId: this.workerId,
-          limit: Math.min(JOB_DEFAULTS.batchSize, limit - ran),
-          types,
-        });
+        const jobs = await acrossCampuses(() =>
+          store.claimDue(this.options.db, {
+            now,
+            lockedUntil: now + this.leaseMs,
+            workerId: this.workerId,
+            limit: Math.min(JOB_DEFAULTS.batchSize, limit - ran),
+            types,
+          }),
+        );
         if (jobs.length === 0) return ran;
         for (const job of jobs) this.inHand.add(job.id);
         await Promise.all(jobs.map((job) => this.runOne(job).finally(() => this.inHand.delete(job.id))));
@@ -239,17 +243,22 @@ export class JobQueue {
   /** Keeps the claims of the jobs still running (a slow handler is not a dead process). */
   private renewLeases(): void {
     if (this.inHand.size === 0) return;
-    store
-      .renewClaims(
+    acrossCampuses(() =>
+      store.renewClaims(
         this.options.db.kysely,
         this.workerId,
         [...this.inHand],
         this.options.clock() + this.leaseMs,
-      )
-      .catch((err: unknown) => this.options.logger.warn({ err }, 'job lease renewal failed'));
+      ),
+    ).catch((err: unknown) => this.options.logger.warn({ err }, 'job lease renewal failed'));
   }
 
-  private async runOne(job: store.ClaimedJob): Promise<void> {
+  /** A job runs as work of its campus: what it reads and writes is that campus's. */
+  private runOne(job: store.ClaimedJob): Promise<void> {
+    return inCampus(Number(job.campus_id), () => this.runInCampus(job));
+  }
+
+  private async runInCampus(job: store.ClaimedJob): Promise<void> {
     const db = this.options.db.kysely;
     const handler = this.handlers.get(job.type);
     try {

@@ -9,6 +9,8 @@ export interface ClaimedJob {
   /** Including the attempt just claimed. */
   attempts: number;
   max_attempts: number;
+  /** The campus the job works for: it runs in that campus's scope (db/campus-scope.ts). */
+  campus_id: number;
 }
 
 export async function insertJob(
@@ -72,7 +74,7 @@ export async function claimDue(
       attempts: sql<number>`attempts + 1`,
     })
     .where('id', 'in', db.dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
-    .returning(['id', 'type', 'payload', 'attempts', 'max_attempts'])
+    .returning(['id', 'type', 'payload', 'attempts', 'max_attempts', 'campus_id'])
     .execute();
   return rows.sort((a, b) => a.id - b.id);
 }

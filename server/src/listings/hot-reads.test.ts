@@ -156,7 +156,7 @@ describe('Personaliser.bodyNow', () => {
   it('answers from memory only when nothing needs a read, with the bytes `body` gives', async () => {
     const p = t.app.listings.personaliser;
     const rendered = new RenderedListings([listing], false);
-    const viewer = { userId: bob.id, email: bob.email, tokenVersion: 0 };
+    const viewer = { userId: bob.id, email: bob.email, tokenVersion: 0, campusId: 1 };
     p.forget(bob.id);
     expect(p.bodyNow(rendered, viewer)).toBeUndefined();
     const body = await p.body(rendered, viewer);
@@ -164,8 +164,8 @@ describe('Personaliser.bodyNow', () => {
     expect(Buffer.isBuffer(now)).toBe(true);
     expect(now?.toString()).toBe(body);
     // The seller's counts are read fresh: never from memory.
-    await p.body(rendered, { userId: alice.id, email: alice.email, tokenVersion: 0 });
-    expect(p.bodyNow(rendered, { userId: alice.id, email: alice.email, tokenVersion: 0 })).toBeUndefined();
+    await p.body(rendered, { userId: alice.id, email: alice.email, tokenVersion: 0, campusId: 1 });
+    expect(p.bodyNow(rendered, { userId: alice.id, email: alice.email, tokenVersion: 0, campusId: 1 })).toBeUndefined();
     // Who holds a RESERVED listing is read fresh too.
     const reserved = new RenderedListings([{ ...listing, status: 'RESERVED' }], false);
     expect(p.bodyNow(reserved, viewer)).toBeUndefined();

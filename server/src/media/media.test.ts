@@ -163,7 +163,7 @@ describe.each(dialects)('storing photos (%s)', (dialect) => {
       hiddenSellers: { of: async () => new Set(), cached: () => undefined },
       toggleSold: async () => undefined,
     });
-    const ghost = { userId: 987_654, email: 'ghost@msu.edu', tokenVersion: 0 };
+    const ghost = { userId: 987_654, email: 'ghost@msu.edu', tokenVersion: 0, campusId: 1 };
     await expect(service.create(ghost, validFields(), await makeJpeg())).rejects.toThrow();
     expect(await files()).toEqual([]);
   });

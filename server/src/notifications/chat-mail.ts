@@ -53,7 +53,7 @@ export function registerChatMail(ctx: AppContext, service: NotificationService, 
     // one who has the app open sees the message live, so no job at all.
     if (await presence.hasOpenSession(recipientId)) return;
     await ctx.jobs.enqueue(db, CHAT_PUSH_JOB, job, {
-      runAt: deliveryTime(now, ctx.config.campusTimezone),
+      runAt: deliveryTime(now, ctx.campuses.current().timeZone),
       key: `chatpush:${message.roomId}:${recipientId}`,
     });
   });
@@ -120,8 +120,8 @@ export function registerChatMail(ctx: AppContext, service: NotificationService, 
       .executeTakeFirst();
     if (mark && now < Number(mark.last_sent_at) + GAP_MS)
       return later(job, Number(mark.last_sent_at) + GAP_MS);
-    if (isQuietTime(now, ctx.config.campusTimezone))
-      return later(job, deliveryTime(now, ctx.config.campusTimezone));
+    if (isQuietTime(now, ctx.campuses.current().timeZone))
+      return later(job, deliveryTime(now, ctx.campuses.current().timeZone));
     const user = await store.userContact(db, job.userId);
     if (!user) return;
     const claimed = await db

@@ -154,7 +154,7 @@ export function registerDealNoticeJobs(ctx: AppContext): void {
       .executeTakeFirst();
     if (!room) return;
     const when = new Intl.DateTimeFormat('en-US', {
-      timeZone: ctx.config.campusTimezone,
+      timeZone: ctx.campuses.current().timeZone,
       hour: 'numeric',
       minute: '2-digit',
     }).format(startsAt);

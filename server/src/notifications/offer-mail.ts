@@ -70,8 +70,8 @@ export function registerOfferMail(ctx: AppContext, service: NotificationService)
     if (mark && now < Number(mark.last_sent_at) + GAP_MS) {
       return enqueueAt(ctx, job, Number(mark.last_sent_at) + GAP_MS);
     }
-    if (isQuietTime(now, ctx.config.campusTimezone)) {
-      return enqueueAt(ctx, job, deliveryTime(now, ctx.config.campusTimezone));
+    if (isQuietTime(now, ctx.campuses.current().timeZone)) {
+      return enqueueAt(ctx, job, deliveryTime(now, ctx.campuses.current().timeZone));
     }
     if (!(await store.isEnabled(db, job.userId, 'OFFER_RECEIVED', 'email'))) return;
     const user = await store.userContact(db, job.userId);

@@ -78,7 +78,7 @@ export async function notify(ctx: AppContext, executor: JobExecutor, input: Noti
     executor,
     NOTIFY_JOBS.send,
     { id: row.id },
-    { runAt: deliveryTime(now, ctx.config.campusTimezone) },
+    { runAt: deliveryTime(now, ctx.campuses.current().timeZone) },
   );
   return row.id;
 }
@@ -281,7 +281,7 @@ export class NotificationService {
     const message = await notificationMail({
       to: user.email,
       firstName: user.first_name,
-      campusName: this.ctx.config.campusName,
+      campusName: this.ctx.campuses.current().name,
       kind,
       title,
       body,

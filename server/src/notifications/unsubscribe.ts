@@ -48,7 +48,7 @@ export function verifyUnsubscribeToken(
 }
 
 function page(ctx: AppContext, title: string, inner: string): string {
-  const product = `${ctx.config.campusName} Campus Market`;
+  const product = `${ctx.campuses.current().name} Campus Market`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)} · ${escapeHtml(product)}</title>
 <style>body{margin:0;background:#f4f6f5;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#1c2b25}

@@ -39,7 +39,7 @@ export function safetyGuards(ctx: AppContext): SafetyGuards {
   return {
     blockedSellers: new BlockedSellers(ctx),
     async checkListingWrite(principal, text, kind) {
-      assertAllowed(ctx.config.prohibitedRules, text.name, text.description);
+      assertAllowed(ctx.campuses.current().prohibitedRules, text.name, text.description);
       if (kind === 'created') await takeDaily(ctx, principal.userId, 'listing');
     },
     chatSend: chatSendGuard(ctx),

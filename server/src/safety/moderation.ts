@@ -34,7 +34,12 @@ export interface ListingRemoval {
 }
 
 export function isModerator(ctx: AppContext, principal: Principal): boolean {
-  return ctx.config.moderatorEmails.includes(principal.email.toLowerCase());
+  // The campus's own moderators, and the operators of every campus (features.md §E).
+  return ctx.campuses.isModerator(
+    ctx.campuses.byId(principal.campusId),
+    principal.email,
+    ctx.config.operatorEmails,
+  );
 }
 
 /**

@@ -18,7 +18,7 @@ const config = loadConfig();
 const db = openDb(config);
 try {
   await migrateToLatest(db);
-  const domain = config.allowedEmailDomains[0] ?? 'msu.edu';
+  const domain = config.campuses[0]?.emailDomains[0] ?? 'msu.edu';
   const emails = DEMO_STUDENTS.map((s) => `${s.local}@${domain}`);
   const existing = await findUserByEmail(db.kysely, emails[0] as string);
   if (existing) {

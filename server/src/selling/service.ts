@@ -137,7 +137,7 @@ export class SellingService {
     const input = parseOr400(wantedSchema, body);
     if (input.courseCode && input.category !== 'BOOKS') throw badRequest(SELLING_MESSAGES.textbookOnly);
     // Prohibited terms (safety) refuse a wanted post like a listing.
-    assertAllowed(this.ctx.config.prohibitedRules, input.title, input.description ?? '');
+    assertAllowed(this.ctx.campuses.current().prohibitedRules, input.title, input.description ?? '');
     const now = this.ctx.clock();
     const id = await this.db.transaction().execute(async (trx) => {
       await this.lockUser(trx, principal.userId);

@@ -1,6 +1,6 @@
 /** Test helpers for the trust module (its *.test.ts files only). */
 import { randomBytes } from 'node:crypto';
-import type { Student, TestApp } from '../../test/helper.js';
+import { campusOfUser, type Student, type TestApp } from '../../test/helper.js';
 
 /**
  * A confirmed deal as the deals module records it after a right hand-off code. Inserted directly:
@@ -25,6 +25,7 @@ export async function insertDeal(
       price_cents: options.priceCents ?? 1500,
       completed_at: options.completedAt ?? t.clock.now(),
       offer_id: null,
+      campus_id: await campusOfUser(t, seller.id),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -46,6 +47,7 @@ export async function insertRoom(t: TestApp, buyer: Pick<Student, 'id'>, seller:
       message_count: 0,
       created_at: t.clock.now(),
       last_activity_at: t.clock.now(),
+      campus_id: await campusOfUser(t, buyer.id),
     })
     .execute();
   return id;
@@ -70,6 +72,7 @@ export async function insertMessage(
       kind,
       offer_id: null,
       meetup_id: null,
+      campus_id: await campusOfUser(t, sender.id),
     })
     .execute();
 }
@@ -97,6 +100,7 @@ export async function insertNoShow(
       updated_at: now,
       reported_user_id: absent.id,
       reported_by_id: reporter.id,
+      campus_id: await campusOfUser(t, reporter.id),
     })
     .execute();
 }

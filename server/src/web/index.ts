@@ -15,6 +15,7 @@ import { MESSAGES } from '@campus/contract';
 import { MOVED_PAGES, isPagePath } from '@campus/contract/pages';
 import { TOKEN_COOKIE, readCookie } from '@campus/contract/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { campusFor } from '../campuses/index.js';
 import { loadPageChunks, preloadInShell } from './pageChunks.js';
 import { loadRenderer, type PageRenderer } from './renderer.js';
 
@@ -101,7 +102,7 @@ async function renderPage(
       url: request.url,
       token,
       fetch: inProcessFetch(app, request, token),
-      timeZone: app.ctx.config.campusTimezone,
+      timeZone: (await campusFor(app.ctx, token, request.hostname)).timeZone,
       onError: (err) =>
         request.log.warn({ err, url: request.url }, 'page render: a part is left to the browser'),
     });
