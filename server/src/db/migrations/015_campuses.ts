@@ -140,7 +140,14 @@ begin
       create role ${APP_ROLE} nologin nobypassrls;
     exception when duplicate_object then null;
     end;
-    execute format('grant ${APP_ROLE} to %I', current_user);
+    -- A superuser may SET ROLE to any role; a role with CREATEROLE needs membership. Several
+    -- databases of one server may migrate at once (tests): a concurrent grant is not an error.
+    if not pg_has_role(current_user, '${APP_ROLE}', 'member') then
+      begin
+        execute format('grant ${APP_ROLE} to %I', current_user);
+      exception when others then null;
+      end;
+    end if;
     grant usage on schema public to ${APP_ROLE};
     grant select, insert, update, delete on all tables in schema public to ${APP_ROLE};
     grant usage, select, update on all sequences in schema public to ${APP_ROLE};
