@@ -41,7 +41,12 @@ export function migrateToLatest(db: Db): Promise<string[]> {
   return acrossCampuses(() => migrateAll(db));
 }
 
-async function migrateAll(db: Db): Promise<string[]> {
+/** Migrates up to and including `name` only (upgrade tests start from an older schema). */
+export function migrateTo(db: Db, name: string): Promise<string[]> {
+  return acrossCampuses(() => migrateAll(db, name));
+}
+
+async function migrateAll(db: Db, target?: string): Promise<string[]> {
   const provider: MigrationProvider = {
     getMigrations: async () =>
       Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(db)])),
@@ -49,7 +54,7 @@ async function migrateAll(db: Db): Promise<string[]> {
   // Features land in parallel with numbered migrations; a database that already ran a later one
   // must still accept an earlier-numbered one that arrives afterwards.
   const migrator = new Migrator({ db: db.kysely, provider, allowUnorderedMigrations: true });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

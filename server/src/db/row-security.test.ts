@@ -1,9 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createListing } from '../chat/testing.js';
 import {
   TEST_CAMPUS_DOMAINS,
   TWO_CAMPUSES,
+  createPgDatabase,
   createStudent,
   createTestApp,
   type Student,
@@ -68,6 +74,29 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('row-level security on PostgreSQ
     expect(names(await inCampus(msu.campusId, forgetful))).toEqual(['MSU desk']);
     expect(names(await inCampus(uw.campusId, forgetful))).toEqual(['UW desk']);
     expect(names(await acrossCampuses(forgetful))).toEqual(['MSU desk', 'UW desk']);
+  });
+
+  it('production refuses a DATABASE_URL whose role would bypass the policies, saying why', async () => {
+    const database = await createPgDatabase();
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'cm-rls-'));
+    try {
+      const config = loadConfig({
+        NODE_ENV: 'production',
+        DATA_DIR: dataDir,
+        DATABASE_URL: database.url,
+        SMTP_URL: 'smtp://127.0.0.1:1',
+        JWT_SECRET: 'x'.repeat(40),
+        LOG_LEVEL: 'silent',
+      });
+      await expect(
+        buildApp(config, { logger: false, jobWorker: false, webDist: '/nonexistent' }),
+      ).rejects.toThrow(
+        /connects as "postgres", a superuser or BYPASSRLS role: PostgreSQL would not hold it to the campus isolation policies/,
+      );
+    } finally {
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to write a row into another campus than the one in scope', async () => {
