@@ -12,7 +12,15 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const app = await buildApp(config, { backgroundCheckpoint: true });
+  let app;
+  try {
+    app = await buildApp(config, { backgroundCheckpoint: true });
+  } catch (e) {
+    // A refusal at start-up (a database role that bypasses row-level security, an unreachable
+    // database) is one line an operator can act on, not a stack trace.
+    console.error(`Campus Market cannot start: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  }
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Campus Market is running at ${config.publicUrl} (database: ${app.ctx.db.dialect})`);
 
