@@ -35,6 +35,7 @@ const LABELS: Record<string, string> = {
   baseline: 'baseline: bare relay, no app',
   single: 'app, one process',
   redis: 'app, two processes via Redis',
+  campuses: 'app, one process, pairs over many campuses',
 };
 
 export function table(results: Result[]): string {

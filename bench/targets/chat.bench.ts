@@ -4,6 +4,7 @@
  * runs as its own process as in production (lib/app-server.ts: the bundle, or BENCH_SERVER=source).
  *
  *   single: one server process, embedded SQLite, in-process fan-out.
+ *   campuses: as single, the pairs spread over BENCH_CHAT_CAMPUSES campuses (features.md §E).
  *   redis:  two server processes sharing one PostgreSQL database and Redis; every pair has its
  *           buyer on process A and its seller on process B, so every delivery crosses Redis.
  *
@@ -13,7 +14,7 @@
  * BENCH_DOC=1 also between the chat markers of docs/performance.md (lib/report.ts).
  *
  * Environment: BENCH_CHAT_SECONDS (60), BENCH_CHAT_CLIENTS (2000), BENCH_CHAT_RATE (1000),
- * BENCH_CHAT_MODES (baseline,single,redis), BENCH_DATABASE_URL or TEST_DATABASE_URL and BENCH_REDIS_URL or
+ * BENCH_CHAT_MODES (baseline,single,campuses,redis), BENCH_CHAT_CAMPUSES (100, the campuses mode), BENCH_DATABASE_URL or TEST_DATABASE_URL and BENCH_REDIS_URL or
  * TEST_REDIS_URL for the redis mode (skipped without them), BENCH_CHAT_WRITE=0 to print only,
  * BENCH_CHAT_CPU_PROF=dir for the servers' CPU profiles, BENCH_CHAT_NODE_ARGS for more node flags,
  * BENCH_CHAT_TRACE=file to write every measured message's latency to file.<mode>.
@@ -30,8 +31,10 @@ import type { Client, IMessage } from '@stomp/stompjs';
 import { openDb } from '../../server/src/db/connection.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { TokenService } from '../../server/src/http/tokens.js';
-import { createPgDatabase } from '../../server/test/pg-database.js';
+import { acrossCampuses } from '../../server/src/db/campus-scope.js';
+import { createOwnedPgDatabase } from '../lib/pg.js';
 import { startAppServer } from '../lib/app-server.js';
+import { benchCampuses, installCampuses } from '../lib/campuses.js';
 import { startScript } from '../lib/processes.js';
 import { reportMode, writeReport } from '../lib/report.js';
 import { connectClient, inBatches, type Peer } from './chat-clients.js';
@@ -41,7 +44,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_CHAT_SECONDS ?? 60);
 const CLIENTS = Math.max(2, Math.floor(Number(process.env.BENCH_CHAT_CLIENTS ?? 2000) / 2) * 2);
 const RATE = Number(process.env.BENCH_CHAT_RATE ?? 1000);
-const MODES = (process.env.BENCH_CHAT_MODES ?? 'baseline,single,redis').split(',').map((m) => m.trim());
+const MODES = (process.env.BENCH_CHAT_MODES ?? 'baseline,single,campuses,redis')
+  .split(',')
+  .map((m) => m.trim());
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
 const WARMUP_SECONDS = Math.min(5, Math.max(1, Math.round(SECONDS / 10)));
@@ -76,19 +81,36 @@ function percentile(sorted: number[], p: number): number {
 interface Seeded {
   users: Array<{ id: number; email: string }>;
   listingOf: Map<number, number>;
+  /** The CAMPUSES file the server starts with (campuses mode). */
+  campusesFile?: string;
 }
 
-/** Users (verified), one listing per seller; tokens are minted with the server's secret. */
-async function seed(options: { databaseUrl?: string; dataDir: string }): Promise<Seeded> {
+/**
+ * Users (verified), one listing per seller; tokens are minted with the server's secret. With
+ * `campuses` > 1 the pairs are dealt round the campuses (pair p on campus p mod N), each pair
+ * within one campus, as students only ever chat within their own.
+ */
+async function seed(options: { databaseUrl?: string; dataDir: string; campuses: number }): Promise<Seeded> {
   const db = openDb(options);
   await migrateToLatest(db);
   const now = Date.now();
+  // Campus 1 alone is the placeholder the default campus adopts when the server starts.
+  let campuses = [{ id: 1, domain: 'msu.edu' }];
+  let campusesFile: string | undefined;
+  if (options.campuses > 1) {
+    const installed = await installCampuses(db, options.dataDir, benchCampuses(options.campuses));
+    campusesFile = installed.file;
+    campuses = installed.campuses.map((c) => ({ id: c.id, domain: c.emailDomains[0] as string }));
+  }
+  const campusOf = (i: number) => campuses[Math.floor(i / 2) % campuses.length]!;
   const users: Seeded['users'] = [];
+  const campusOfUser = new Map<number, number>();
   for (let start = 0; start < CLIENTS; start += 200) {
     const rows = [];
     for (let i = start; i < Math.min(CLIENTS, start + 200); i++) {
       rows.push({
-        email: `bench${i}@msu.edu`,
+        campus_id: campusOf(i).id,
+        email: `bench${i}@${campusOf(i).domain}`,
         first_name: `Bench${i}`,
         last_name: 'Student',
         password_hash: 'not-a-login',
@@ -97,8 +119,13 @@ async function seed(options: { databaseUrl?: string; dataDir: string }): Promise
         created_at: now,
       });
     }
-    const inserted = await db.kysely.insertInto('users').values(rows).returning(['id', 'email']).execute();
-    users.push(...inserted);
+    const inserted = await db.kysely
+      .insertInto('users')
+      .values(rows)
+      .returning(['id', 'email', 'campus_id'])
+      .execute();
+    for (const u of inserted) campusOfUser.set(u.id, Number(u.campus_id));
+    users.push(...inserted.map((u) => ({ id: u.id, email: u.email })));
   }
   const listingOf = new Map<number, number>();
   for (let p = 0; p < users.length; p += 2) {
@@ -106,6 +133,7 @@ async function seed(options: { databaseUrl?: string; dataDir: string }): Promise
     const row = await db.kysely
       .insertInto('listings')
       .values({
+        campus_id: campusOfUser.get(seller.id)!,
         seller_id: seller.id,
         name: `Bench item ${p / 2}`,
         description: 'For the chat benchmark',
@@ -122,7 +150,7 @@ async function seed(options: { databaseUrl?: string; dataDir: string }): Promise
     listingOf.set(seller.id, row.id);
   }
   await db.close();
-  return { users, listingOf };
+  return { users, listingOf, campusesFile };
 }
 
 interface ServerProcess {
@@ -154,7 +182,12 @@ function serverNodeArgs(): string[] {
   return [...profile, ...(process.env.BENCH_CHAT_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
 }
 
-type Mode = 'baseline' | 'single' | 'redis';
+/**
+ * campuses: one process as `single`, its pairs spread over BENCH_CHAT_CAMPUSES campuses (100):
+ * the campus checks on every frame must leave the latency where one campus has it.
+ */
+type Mode = 'baseline' | 'single' | 'redis' | 'campuses';
+const CAMPUSES = Number(process.env.BENCH_CHAT_CAMPUSES ?? 100);
 
 async function run(mode: Mode): Promise<Result> {
   const dataDirs: string[] = [];
@@ -167,13 +200,16 @@ async function run(mode: Mode): Promise<Result> {
   let dropDb: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
   if (mode === 'redis') {
-    const scratch = await createPgDatabase(DATABASE_URL!, 'cm_bench');
+    const scratch = await createOwnedPgDatabase(DATABASE_URL!, 'cm_bench');
     databaseUrl = scratch.url;
     dropDb = scratch.drop;
   }
   const firstDir = await mkDir();
   log(`${mode}: seeding ${CLIENTS} students`);
-  const seeded = await seed({ databaseUrl, dataDir: firstDir });
+  // Seeded as the database's owner across campuses: row-level security holds the owner too.
+  const seeded = await acrossCampuses(() =>
+    seed({ databaseUrl, dataDir: firstDir, campuses: mode === 'campuses' ? CAMPUSES : 1 }),
+  );
   const servers: ServerProcess[] = [];
   const clients: Client[] = [];
   let disconnects = 0;
@@ -183,6 +219,7 @@ async function run(mode: Mode): Promise<Result> {
       DATA_DIR: dataDir,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...(mode === 'redis' && REDIS_URL ? { REDIS_URL } : {}),
+      ...(seeded.campusesFile ? { CAMPUSES: seeded.campusesFile } : {}),
     });
     servers.push(mode === 'baseline' ? await startRelay() : await startServer(env(firstDir)));
     if (mode === 'redis') servers.push(await startServer(env(await mkDir())));
@@ -352,7 +389,8 @@ async function main(): Promise<void> {
   const results: Result[] = [];
   const skipped: string[] = [];
   for (const mode of MODES) {
-    if (mode !== 'baseline' && mode !== 'single' && mode !== 'redis') throw new Error(`unknown mode ${mode}`);
+    if (mode !== 'baseline' && mode !== 'single' && mode !== 'redis' && mode !== 'campuses')
+      throw new Error(`unknown mode ${mode}`);
     if (mode === 'redis' && (!DATABASE_URL || !REDIS_URL)) {
       skipped.push(
         'two processes (set BENCH_DATABASE_URL/TEST_DATABASE_URL and BENCH_REDIS_URL/TEST_REDIS_URL)',

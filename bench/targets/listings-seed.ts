@@ -18,11 +18,18 @@ export interface Seeded {
  * `listings` synthetic listings (lib/corpus.ts) from SELLERS students, ~10 % sold, most goods with a
  * condition and most books with a course code; tokens for the first four students.
  */
-export async function seed(db: Db, listings: number, jwtSecret: string): Promise<Seeded> {
+export async function seed(
+  db: Db,
+  listings: number,
+  jwtSecret: string,
+  /** The campus the rows belong to: campus 1 (which the default campus adopts at start-up) unless given. */
+  campus: { id: number; domain: string; sellers?: number } = { id: 1, domain: 'msu.edu' },
+): Promise<Seeded> {
   const k = db.kysely;
   const now = Date.now();
-  const users = Array.from({ length: SELLERS }, (_, i) => ({
-    email: `bench${i}@msu.edu`,
+  const users = Array.from({ length: campus.sellers ?? SELLERS }, (_, i) => ({
+    campus_id: campus.id,
+    email: `bench${i}@${campus.domain}`,
     first_name: `Bench${i}`,
     last_name: 'Seller',
     password_hash: 'x',
@@ -41,6 +48,7 @@ export async function seed(db: Db, listings: number, jwtSecret: string): Promise
         // Spread over the past ~35 days, oldest first; ~10 % sold.
         const at = now - (docs.length - n) * 30_000;
         return {
+          campus_id: campus.id,
           seller_id: inserted[n % inserted.length]?.id ?? 1,
           name: d.name,
           description: d.description,
@@ -67,15 +75,21 @@ export async function seed(db: Db, listings: number, jwtSecret: string): Promise
   });
   if (db.dialect === 'postgres') await (await import('kysely')).sql`analyze`.execute(k);
   const tokens = new TokenService(jwtSecret, Date.now);
-  const rows = await k.selectFrom('listings').select(['id', 'is_sold']).orderBy('id', 'asc').execute();
+  const rows = await k
+    .selectFrom('listings')
+    .select(['id', 'is_sold'])
+    .where('campus_id', '=', campus.id)
+    .orderBy('id', 'asc')
+    .execute();
   const unsold = rows.flatMap((r, i) => (r.is_sold ? [] : [{ ...(docs[i] as SyntheticListing), id: r.id }]));
   const some = await k
     .selectFrom('listings')
     .select('id')
     .where('is_sold', '=', 0)
+    .where('campus_id', '=', campus.id)
     .orderBy('id', 'desc')
     .limit(1)
-    .offset(50)
+    .offset(Math.min(50, Math.floor(listings / 4)))
     .executeTakeFirstOrThrow();
   return {
     tokens: await Promise.all(

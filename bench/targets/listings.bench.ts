@@ -32,7 +32,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDb } from '../../server/src/db/connection.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
-import { createPgDatabase } from '../../server/test/pg-database.js';
+import { acrossCampuses } from '../../server/src/db/campus-scope.js';
+import { createOwnedPgDatabase } from '../lib/pg.js';
 import { seededRandom } from '../../server/test/random.js';
 import { LiveSearchIndex } from '../../server/src/listings/search/live-index.js';
 import { startAppServer, type AppServer } from '../lib/app-server.js';
@@ -107,7 +108,7 @@ async function runDialect(dialect: string): Promise<DialectResult | string> {
   let dropDb: (() => Promise<void>) | undefined;
   if (dialect === 'postgres') {
     try {
-      const scratch = await createPgDatabase(PG_URL, 'cm_bench_listings');
+      const scratch = await createOwnedPgDatabase(PG_URL, 'cm_bench_listings');
       databaseUrl = scratch.url;
       dropDb = scratch.drop;
     } catch (err) {
@@ -119,7 +120,8 @@ async function runDialect(dialect: string): Promise<DialectResult | string> {
     const db = openDb({ databaseUrl, dataDir });
     await migrateToLatest(db);
     let t = performance.now();
-    const { tokens, someId, unsold } = await seed(db, LISTINGS, JWT_SECRET);
+    // Seeded as the database's owner across campuses: row-level security holds the owner too.
+    const { tokens, someId, unsold } = await acrossCampuses(() => seed(db, LISTINGS, JWT_SECRET));
     const seedSeconds = (performance.now() - t) / 1000;
     console.log(`[${dialect}] seeded ${LISTINGS} listings in ${seedSeconds.toFixed(1)} s`);
     // The index the server builds at start-up, built here on the same database with the same code.
@@ -127,7 +129,7 @@ async function runDialect(dialect: string): Promise<DialectResult | string> {
     const heapBefore = process.memoryUsage().heapUsed;
     t = performance.now();
     const probe = new LiveSearchIndex(db);
-    await probe.warm();
+    await acrossCampuses(() => probe.warm());
     const indexBuildSeconds = (performance.now() - t) / 1000;
     global.gc?.();
     const indexHeapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;

@@ -30,7 +30,8 @@ import autocannon from 'autocannon';
 import { openDb } from '../../server/src/db/connection.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { TokenService } from '../../server/src/http/tokens.js';
-import { createPgDatabase } from '../../server/test/pg-database.js';
+import { acrossCampuses } from '../../server/src/db/campus-scope.js';
+import { createOwnedPgDatabase } from '../lib/pg.js';
 import { startAppServer, type AppServer } from '../lib/app-server.js';
 import { startBareServer } from '../lib/bare.js';
 import { syntheticListings } from '../lib/corpus.js';
@@ -150,7 +151,7 @@ async function main(): Promise<void> {
   let databaseUrl = process.env.DATABASE_URL;
   let dropDb: (() => Promise<void>) | undefined;
   if (databaseUrl) {
-    const scratch = await createPgDatabase(databaseUrl, 'cm_read_cpu');
+    const scratch = await createOwnedPgDatabase(databaseUrl, 'cm_read_cpu');
     databaseUrl = scratch.url;
     dropDb = scratch.drop;
   }
@@ -163,7 +164,9 @@ async function main(): Promise<void> {
     const users = await db.kysely
       .insertInto('users')
       .values(
+        // Campus 1: the default campus adopts it when the server starts (migration 015).
         Array.from({ length: 50 }, (_, i) => ({
+          campus_id: 1,
           email: `cpu${i}@msu.edu`,
           first_name: `Cpu${i}`,
           last_name: 'Seller',
@@ -181,6 +184,7 @@ async function main(): Promise<void> {
         .insertInto('listings')
         .values(
           docs.slice(i, i + 500).map((d, j) => ({
+            campus_id: 1,
             seller_id: users[(i + j) % users.length]!.id,
             name: d.name,
             description: d.description,
@@ -322,4 +326,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// Seeded as the database's owner across campuses: row-level security holds the owner too.
+await acrossCampuses(main);

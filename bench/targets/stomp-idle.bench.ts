@@ -50,7 +50,9 @@ async function seedStudents(dataDir: string): Promise<Array<{ id: number; email:
   const users: Array<{ id: number; email: string }> = [];
   const now = Date.now();
   for (let start = 0; start < CLIENTS; start += 500) {
+    // Campus 1: the default campus adopts it when the server starts (migration 015).
     const rows = Array.from({ length: Math.min(500, CLIENTS - start) }, (_, j) => ({
+      campus_id: 1,
       email: `idle${start + j}@msu.edu`,
       first_name: `Idle${start + j}`,
       last_name: 'Student',
