@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../../test/helper.js';
 import { CASES, CASE_FILES, DUPLICATE_KEYS } from '../../test/isolation/cases.js';
 import { runById, runList, runOwn } from '../../test/isolation/matrix.js';
-import { buildWorld, type World } from '../../test/isolation/world.js';
+import { buildWorld, call, type World } from '../../test/isolation/world.js';
 import { registeredRoutes } from '../http/openapi.js';
 
 /**
@@ -42,6 +42,25 @@ describe.each(dialects)('campus isolation matrix on %s', (dialect) => {
     );
     const routes = new Set(routeKeys());
     expect(documented.filter((key) => !routes.has(key))).toEqual([]);
+  });
+
+  it("matches saved searches and wanted posts only with their own campus's listings", async () => {
+    const { t, msu, uw } = w;
+    type Page = { notifications: { type: string; body: string; title: string }[] };
+    const matches = async (who: typeof msu.buyer, marker: string) => {
+      const page = (await call(t, who, { method: 'GET', url: '/notifications?limit=50' })).json() as Page;
+      return page.notifications.filter(
+        (n) =>
+          ['SAVED_SEARCH_MATCH', 'WANTED_MATCH'].includes(n.type) && `${n.title} ${n.body}`.includes(marker),
+      );
+    };
+    // The buyer was told of the owner's lamp, and of nothing on the other campus; and the reverse.
+    expect((await matches(msu.buyer, w.marker)).length).toBeGreaterThan(0);
+    expect(await matches(msu.buyer, w.uwMarker)).toEqual([]);
+    expect(await matches(uw.student, w.marker)).toEqual([]);
+    // The seller's count of wanted posts the lamp matched: the buyer's, not the uw student's.
+    const lamp = await call(t, msu.owner, { method: 'GET', url: `/listing/${w.listing.id}` });
+    expect(lamp.json()).toMatchObject({ wantedCount: 1 });
   });
 
   // Lists first, then calls on the caller's own account, then calls naming msu things: a refusal

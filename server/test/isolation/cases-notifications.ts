@@ -12,8 +12,9 @@ export const notificationsCases: CaseTable = {
   'GET /public/push-key': because("The deployment's one VAPID public key, the same for every campus"),
   'GET /public/unsubscribe/:token': because(UNSUBSCRIBE),
   'POST /public/unsubscribe/:token': because(UNSUBSCRIBE),
+  // The buyer's saved search and wanted post match both campuses' lamps (world.ts `bait`).
   'GET /notifications': list({
-    party: (w) => w.msu.owner,
+    party: (w) => w.msu.buyer,
     request: () => ({ method: 'GET', url: '/notifications' }),
   }),
   'POST /notifications/read': byId({

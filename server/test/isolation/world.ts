@@ -27,6 +27,8 @@ export interface World {
   socket: ReturnType<typeof overSocket>;
   marker: string;
   uwMarker: string;
+  /** In a saved search and a wanted post of the buyer's and the uw student's, and in both campuses' lamps. */
+  bait: string;
   msu: {
     /** Owns a listing with a photo, a room with messages, a deal, a review, searches, wanted posts… */
     owner: Student;
@@ -123,6 +125,7 @@ export async function buildWorld(dialect: TestDialect): Promise<World> {
   const socket = overSocket(t);
   const marker = markerFor('Msu');
   const uwMarker = markerFor('Uw');
+  const bait = markerFor('Bait');
   const msuStudent = (firstName: string, email?: string) =>
     createStudent(t, { firstName, lastName: marker, ...(email ? { email } : {}) });
   const uwStudent = (firstName: string, email?: string) =>
@@ -142,7 +145,19 @@ export async function buildWorld(dialect: TestDialect): Promise<World> {
   const uw = { student: await uwStudent('Uma'), mod: await uwStudent('Una', 'mod@uw.edu') };
   const { owner, buyer } = msu;
 
-  const listing = await postListing(t, owner, `${marker} desk lamp`, true);
+  // A word both campuses' students look for, saved and wanted before either campus lists it:
+  // matching must tell each student only of their own campus's listing.
+  for (const who of [buyer, uw.student]) {
+    await must(t, who, { method: 'POST', url: '/searches', payload: { query: bait } }, 201);
+    await must(
+      t,
+      who,
+      { method: 'POST', url: '/wanted', payload: { title: `${bait} lamp`, category: 'ELECTRONICS' } },
+      201,
+    );
+  }
+
+  const listing = await postListing(t, owner, `${marker} desk lamp ${bait}`, true);
   const photoId = listing.photos[0]?.id;
   if (photoId === undefined) throw new Error('set-up: the listing has no photo');
   const offer = await must<Offer>(
@@ -209,7 +224,7 @@ export async function buildWorld(dialect: TestDialect): Promise<World> {
   );
 
   // The uw side of every list: a listing, a wanted post, a saved search.
-  const uwListing = await postListing(t, uw.student, `${uwMarker} desk lamp`, true);
+  const uwListing = await postListing(t, uw.student, `${uwMarker} desk lamp ${bait}`, true);
   await must(
     t,
     uw.student,
@@ -235,6 +250,7 @@ export async function buildWorld(dialect: TestDialect): Promise<World> {
     socket,
     marker,
     uwMarker,
+    bait,
     msu,
     uw,
     listing: { id: listing.id, photoId },
