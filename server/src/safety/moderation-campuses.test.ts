@@ -1,6 +1,7 @@
 import {
   SAFETY_MESSAGES,
   type AuditEntry,
+  type DataExport,
   type Listing,
   type ModReportGroup,
   type NotificationPage,
@@ -213,6 +214,13 @@ describe.each(dialects)('moderation across campuses (%s)', (dialect) => {
     expect(String(page.headers.link)).toContain('cursor=');
     expect((await call(t, msuSeller, 'GET', '/mod/audit')).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: '/mod/audit' })).statusCode).toBe(401);
+  });
+
+  it('an operator’s export holds their own campus’s audit rows only (the others are those campuses’ records)', async () => {
+    const data = (await call(t, operator, 'GET', '/users/me/export')).json() as DataExport;
+    expect(data.tables.mod_audit?.map((r) => [Number(r.campus_id), r.action])).toEqual([
+      [operator.campusId, 'DISMISS'],
+    ]);
   });
 
   it('decided reports stay in their campus’s history', async () => {
