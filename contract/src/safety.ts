@@ -321,7 +321,15 @@ export const reportedContent = z.object({
   gone: z.boolean(),
 });
 
+/**
+ * The campus a queue item or audit entry belongs to (features.md §E): a campus's moderators see
+ * only their own, operators every campus's, and the page says which.
+ */
+export const campusRefResponse = z.object({ slug: z.string(), name: z.string() });
+export type CampusRef = z.infer<typeof campusRefResponse>;
+
 export const modReportGroupResponse = z.object({
+  campus: campusRefResponse,
   targetType: z.enum(REPORT_TARGET_TYPES),
   targetId: z.number().int(),
   content: reportedContent,
@@ -343,6 +351,7 @@ export type ModReportGroup = z.infer<typeof modReportGroupResponse>;
 
 export const auditEntryResponse = z.object({
   id: z.number().int(),
+  campus: campusRefResponse,
   moderator: z.object({ id: z.number().int(), firstName: z.string(), lastName: z.string() }),
   action: z.enum(MOD_ACTIONS),
   targetType: z.enum(REPORT_TARGET_TYPES),

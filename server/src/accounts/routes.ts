@@ -203,7 +203,7 @@ export function accountsRoutes(ctx: AppContext, service: AccountsService) {
       async (request) => {
         const params = idParam.safeParse(request.params);
         if (!params.success) throw badRequest(USER_ID_INVALID);
-        return service.publicUser(params.data.id);
+        return service.publicUser(principalOf(request), params.data.id);
       },
     );
   };

@@ -211,9 +211,11 @@ export class AccountsService {
     return store.toUserInfo(user);
   }
 
-  async publicUser(id: number): Promise<PublicUser> {
+  /** A student of the caller's campus: another campus's is 404 like an unknown id (features.md §E). */
+  async publicUser(viewer: Principal, id: number): Promise<PublicUser> {
     const user = await store.findUserById(this.db, id);
-    if (!user || !user.verified) throw notFound(MESSAGES.userNotFound);
+    if (!user || !user.verified || Number(user.campus_id) !== viewer.campusId)
+      throw notFound(MESSAGES.userNotFound);
     return store.toPublicUser(user);
   }
 

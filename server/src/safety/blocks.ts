@@ -1,6 +1,6 @@
 import { SAFETY_ERROR_CODES, SAFETY_MESSAGES, type BlockedUser } from '@campus/contract';
 import type { Kysely, Transaction } from 'kysely';
-import type { AppContext } from '../context.js';
+import type { AppContext, Principal } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { HttpError, badRequest, notFound } from '../http/errors.js';
 
@@ -77,7 +77,10 @@ export class BlockedSellers {
   }
 }
 
-/** PUT/DELETE /users/{id}/block and GET /users/blocked. */
+/**
+ * PUT/DELETE /users/{id}/block and GET /users/blocked, within the student's campus (features.md
+ * §E): a student of another campus is unknown here (404 on block, like an id nobody has).
+ */
 export class BlocksService {
   constructor(
     private readonly ctx: AppContext,
@@ -88,12 +91,14 @@ export class BlocksService {
     return this.ctx.db.kysely;
   }
 
-  async block(userId: number, targetId: number): Promise<void> {
+  async block(principal: Principal, targetId: number): Promise<void> {
+    const userId = principal.userId;
     if (userId === targetId) throw badRequest(SAFETY_MESSAGES.blockSelf);
     const target = await this.db
       .selectFrom('users')
       .select('id')
       .where('id', '=', targetId)
+      .where('campus_id', '=', principal.campusId)
       .where('verified', '=', 1)
       .executeTakeFirst();
     if (!target) throw notFound(SAFETY_MESSAGES.userNotFound);
@@ -105,21 +110,25 @@ export class BlocksService {
     this.blockedSellers.forget(userId);
   }
 
-  async unblock(userId: number, targetId: number): Promise<void> {
+  /** Idempotent: unblocking someone never blocked (of this campus or another) changes nothing. */
+  async unblock(principal: Principal, targetId: number): Promise<void> {
+    const userId = principal.userId;
     await this.db
       .deleteFrom('blocks')
+      .where('campus_id', '=', principal.campusId)
       .where('blocker_id', '=', userId)
       .where('blocked_id', '=', targetId)
       .execute();
     this.blockedSellers.forget(userId);
   }
 
-  async list(userId: number): Promise<BlockedUser[]> {
+  async list(principal: Principal): Promise<BlockedUser[]> {
     const rows = await this.db
       .selectFrom('blocks')
       .innerJoin('users', 'users.id', 'blocks.blocked_id')
       .select(['users.id', 'users.first_name', 'users.last_name', 'blocks.created_at'])
-      .where('blocks.blocker_id', '=', userId)
+      .where('blocks.campus_id', '=', principal.campusId)
+      .where('blocks.blocker_id', '=', principal.userId)
       .orderBy('blocks.created_at', 'desc')
       .execute();
     return rows.map((r) => ({

@@ -25,7 +25,10 @@ export { checkLogin } from './status.js';
 export interface SafetyGuards {
   /** The students each viewer blocked (listings hides their listings; the block routes update it). */
   blockedSellers: BlockedSellers;
-  /** Prohibited terms in a listing's text, and the daily cap on new listings. Throws to refuse. */
+  /**
+   * Prohibited terms in a listing's text (the poster's campus's rules), and the daily cap on new
+   * listings (per student; the cap is the deployment's). Throws to refuse.
+   */
   checkListingWrite(
     principal: Principal,
     text: { name: string; description: string },
@@ -39,7 +42,8 @@ export function safetyGuards(ctx: AppContext): SafetyGuards {
   return {
     blockedSellers: new BlockedSellers(ctx),
     async checkListingWrite(principal, text, kind) {
-      assertAllowed(ctx.campuses.current().prohibitedRules, text.name, text.description);
+      // The poster's campus's rules (defaults plus its own), whichever scope the caller runs in.
+      assertAllowed(ctx.campuses.byId(principal.campusId).prohibitedRules, text.name, text.description);
       if (kind === 'created') await takeDaily(ctx, principal.userId, 'listing');
     },
     chatSend: chatSendGuard(ctx),

@@ -38,7 +38,10 @@ function nextUrl(request: FastifyRequest, cursor: number): string {
   return `<${url.pathname}${url.search}>; rel="next"`;
 }
 
-/** /mod: moderators only (MODERATOR_EMAILS); 403 for every other student, 401 without a token. */
+/**
+ * /mod: a campus's moderators, on their campus only, and operators (OPERATOR_EMAILS), on every
+ * campus (reach.ts); 403 for every other student, 401 without a token.
+ */
 export function modRoutes(ctx: AppContext, moderation: ModerationService) {
   return async function routes(app: FastifyInstance): Promise<void> {
     app.addHook('preHandler', requireAuth(ctx));
@@ -63,7 +66,7 @@ export function modRoutes(ctx: AppContext, moderation: ModerationService) {
           status: (request.query as { status?: string }).status,
         });
         const page = parsePaging(request);
-        const result = await reportQueue(ctx, status, page.limit, page.cursor);
+        const result = await reportQueue(ctx, principalOf(request), status, page.limit, page.cursor);
         if (result.nextBefore !== undefined) reply.header('link', nextUrl(request, result.nextBefore));
         return result.groups;
       },
@@ -187,7 +190,7 @@ export function modRoutes(ctx: AppContext, moderation: ModerationService) {
       }),
       async (request, reply) => {
         const page = parsePaging(request);
-        const result = await moderation.auditLog(page.limit, page.cursor);
+        const result = await moderation.auditLog(principalOf(request), page.limit, page.cursor);
         const last = result.entries[result.entries.length - 1];
         if (result.more && last) reply.header('link', nextUrl(request, last.id));
         return result.entries;

@@ -103,6 +103,7 @@ describe.each(dialects)('reports and moderation (%s)', (dialect) => {
           message_count: 1,
           created_at: now,
           last_activity_at: now,
+          campus_id: seller.campusId,
         })
         .execute();
       const msg = await db
@@ -114,6 +115,7 @@ describe.each(dialects)('reports and moderation (%s)', (dialect) => {
           url: null,
           listing_id: listing.id,
           sent_at: now,
+          campus_id: seller.campusId,
         })
         .returning('id')
         .executeTakeFirstOrThrow();

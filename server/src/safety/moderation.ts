@@ -9,9 +9,11 @@ import {
 } from '@campus/contract';
 import type { Transaction } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
+import { acrossCampuses, inCampus } from '../db/campus-scope.js';
 import type { Database } from '../db/schema.js';
 import type { Trx } from '../events.js';
 import { badRequest, conflict, notFound, parseOr400 } from '../http/errors.js';
+import { campusRef, reachOf, readIn } from './reach.js';
 
 declare module '../events.js' {
   interface DomainEventMap {
@@ -33,8 +35,8 @@ export interface ListingRemoval {
   run<T>(listingId: number, write: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
 }
 
+/** A moderator of the student's own campus, or an operator (a moderator of every campus, §E). */
 export function isModerator(ctx: AppContext, principal: Principal): boolean {
-  // The campus's own moderators, and the operators of every campus (features.md §E).
   return ctx.campuses.isModerator(
     ctx.campuses.byId(principal.campusId),
     principal.email,
@@ -45,6 +47,8 @@ export function isModerator(ctx: AppContext, principal: Principal): boolean {
 /**
  * Moderator decisions (features.md §C). Each one closes the open reports it answers and appends
  * one audit row in the same transaction; the audit table refuses updates and deletes itself.
+ * Each finds its target within the moderator's reach (reach.ts: their campus, or every campus for
+ * an operator; another campus's id is 404 like an unknown one) and writes in the target's campus.
  */
 export class ModerationService {
   constructor(
@@ -64,6 +68,7 @@ export class ModerationService {
     reason: string,
     detail: Record<string, unknown> = {},
   ): Promise<void> {
+    // The row's campus is the target's (the scope the write runs in), not the moderator's.
     await trx
       .insertInto('mod_audit')
       .values({
@@ -78,15 +83,18 @@ export class ModerationService {
       .execute();
   }
 
+  /** Closes the target's open reports (all of the target's campus, named here for SQLite). */
   private async closeReports(
     trx: Trx,
     moderator: Principal,
+    campusId: number,
     where: { type: ReportTargetType; id: number } | { userId: number },
     outcome: ReportOutcome,
   ): Promise<number> {
     let q = trx
       .updateTable('reports')
       .set({ status: 'DONE', outcome, decided_by: moderator.userId, decided_at: this.ctx.clock() })
+      .where('campus_id', '=', campusId)
       .where('status', '=', 'OPEN');
     q =
       'userId' in where
@@ -96,30 +104,58 @@ export class ModerationService {
     return Number(result.numUpdatedRows);
   }
 
+  /** The listing the action is about, if it is within the moderator's reach. */
+  private findListing(moderator: Principal, listingId: number) {
+    const reach = reachOf(this.ctx, moderator);
+    let q = this.db
+      .selectFrom('listings')
+      .select(['moderation', 'name', 'campus_id'])
+      .where('id', '=', listingId);
+    if (reach !== 'all') q = q.where('campus_id', '=', reach.campusId);
+    return readIn(reach, () => q.executeTakeFirst());
+  }
+
+  /** The student the action is about, if within the moderator's reach. */
+  private findUser(moderator: Principal, userId: number) {
+    const reach = reachOf(this.ctx, moderator);
+    let q = this.db
+      .selectFrom('users')
+      .select(['id', 'suspended_at', 'suspended_until', 'deleted_at', 'campus_id'])
+      .where('id', '=', userId);
+    if (reach !== 'all') q = q.where('campus_id', '=', reach.campusId);
+    return readIn(reach, () => q.executeTakeFirst());
+  }
+
   /** Dismisses every open report about the report's target; a listing hidden by reports shows again. */
   async dismiss(moderator: Principal, reportId: number, body: unknown): Promise<void> {
     const reason = optionalReason(body);
-    const report = await this.db
+    const reach = reachOf(this.ctx, moderator);
+    let q = this.db
       .selectFrom('reports')
-      .select(['target_type', 'target_id', 'status'])
-      .where('id', '=', reportId)
-      .executeTakeFirst();
+      .select(['target_type', 'target_id', 'status', 'campus_id'])
+      .where('id', '=', reportId);
+    if (reach !== 'all') q = q.where('campus_id', '=', reach.campusId);
+    const report = await readIn(reach, () => q.executeTakeFirst());
     if (!report) throw notFound(SAFETY_MESSAGES.reportMissing);
     if (report.status !== 'OPEN') throw conflict(SAFETY_MESSAGES.reportAlreadyDone);
+    const campusId = Number(report.campus_id);
     const target = { type: report.target_type as ReportTargetType, id: report.target_id };
-    await this.ctx.domainEvents.transaction(async (trx) => {
-      const closed = await this.closeReports(trx, moderator, target, 'DISMISSED');
-      await this.audit(trx, moderator, 'DISMISS', target, reason, { reportId, reportsClosed: closed });
-      if (target.type !== 'LISTING') return;
-      const shown = await trx
-        .updateTable('listings')
-        .set({ moderation: null, updated_at: this.ctx.clock() })
-        .where('id', '=', target.id)
-        .where('moderation', '=', 'REPORTED')
-        .returningAll()
-        .executeTakeFirst();
-      if (shown) await this.ctx.domainEvents.announce(trx, 'listing.changed', { row: shown });
-    });
+    await inCampus(campusId, () =>
+      this.ctx.domainEvents.transaction(async (trx) => {
+        const closed = await this.closeReports(trx, moderator, campusId, target, 'DISMISSED');
+        await this.audit(trx, moderator, 'DISMISS', target, reason, { reportId, reportsClosed: closed });
+        if (target.type !== 'LISTING') return;
+        const shown = await trx
+          .updateTable('listings')
+          .set({ moderation: null, updated_at: this.ctx.clock() })
+          .where('id', '=', target.id)
+          .where('campus_id', '=', campusId)
+          .where('moderation', '=', 'REPORTED')
+          .returningAll()
+          .executeTakeFirst();
+        if (shown) await this.ctx.domainEvents.announce(trx, 'listing.changed', { row: shown });
+      }),
+    );
   }
 
   /**
@@ -129,61 +165,61 @@ export class ModerationService {
    */
   async removeListing(moderator: Principal, listingId: number, body: unknown): Promise<void> {
     const { reason } = parseOr400(modReasonSchema, body);
-    const current = await this.db
-      .selectFrom('listings')
-      .select(['moderation', 'name'])
-      .where('id', '=', listingId)
-      .executeTakeFirst();
+    const current = await this.findListing(moderator, listingId);
     if (!current) throw notFound(SAFETY_MESSAGES.reportNotFound);
     if (current.moderation === 'REMOVED') throw conflict(SAFETY_MESSAGES.listingAlreadyRemoved);
+    const campusId = Number(current.campus_id);
     const target = { type: 'LISTING' as const, id: listingId };
-    await this.removal.run(listingId, async (trx) => {
-      const updated = await trx
-        .updateTable('listings')
-        .set({ moderation: 'REMOVED', moderation_reason: reason, updated_at: this.ctx.clock() })
-        .where('id', '=', listingId)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const closed = await this.closeReports(trx, moderator, target, 'REMOVED');
-      await this.audit(trx, moderator, 'REMOVE_LISTING', target, reason, {
-        listingName: current.name,
-        reportsClosed: closed,
-      });
-      // Deals open this transaction (removal.run), not DomainEvents: told in it, never after.
-      await this.ctx.domainEvents.announce(trx, 'moderation.listingRemoved', {
-        sellerId: updated.seller_id,
-        listingId,
-        listingName: current.name,
-        reason,
-      });
-    });
+    await inCampus(campusId, () =>
+      this.removal.run(listingId, async (trx) => {
+        const updated = await trx
+          .updateTable('listings')
+          .set({ moderation: 'REMOVED', moderation_reason: reason, updated_at: this.ctx.clock() })
+          .where('id', '=', listingId)
+          .where('campus_id', '=', campusId)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        const closed = await this.closeReports(trx, moderator, campusId, target, 'REMOVED');
+        await this.audit(trx, moderator, 'REMOVE_LISTING', target, reason, {
+          listingName: current.name,
+          reportsClosed: closed,
+        });
+        // Deals open this transaction (removal.run), not DomainEvents: told in it, never after.
+        await this.ctx.domainEvents.announce(trx, 'moderation.listingRemoved', {
+          sellerId: updated.seller_id,
+          listingId,
+          listingName: current.name,
+          reason,
+        });
+      }),
+    );
   }
 
   /** Shows a removed or report-hidden listing again; its open reports are closed as RESTORED. */
   async restoreListing(moderator: Principal, listingId: number, body: unknown): Promise<void> {
     const reason = optionalReason(body);
-    const current = await this.db
-      .selectFrom('listings')
-      .select(['moderation'])
-      .where('id', '=', listingId)
-      .executeTakeFirst();
+    const current = await this.findListing(moderator, listingId);
     if (!current) throw notFound(SAFETY_MESSAGES.reportNotFound);
     if (current.moderation === null) throw conflict(SAFETY_MESSAGES.listingNotHidden);
+    const campusId = Number(current.campus_id);
     const target = { type: 'LISTING' as const, id: listingId };
-    await this.ctx.domainEvents.transaction(async (trx) => {
-      const updated = await trx
-        .updateTable('listings')
-        .set({ moderation: null, moderation_reason: null, updated_at: this.ctx.clock() })
-        .where('id', '=', listingId)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const closed = await this.closeReports(trx, moderator, target, 'RESTORED');
-      await this.audit(trx, moderator, 'RESTORE_LISTING', target, reason, {
-        was: current.moderation,
-        reportsClosed: closed,
-      });
-      await this.ctx.domainEvents.announce(trx, 'listing.changed', { row: updated });
-    });
+    await inCampus(campusId, () =>
+      this.ctx.domainEvents.transaction(async (trx) => {
+        const updated = await trx
+          .updateTable('listings')
+          .set({ moderation: null, moderation_reason: null, updated_at: this.ctx.clock() })
+          .where('id', '=', listingId)
+          .where('campus_id', '=', campusId)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        const closed = await this.closeReports(trx, moderator, campusId, target, 'RESTORED');
+        await this.audit(trx, moderator, 'RESTORE_LISTING', target, reason, {
+          was: current.moderation,
+          reportsClosed: closed,
+        });
+        await this.ctx.domainEvents.announce(trx, 'listing.changed', { row: updated });
+      }),
+    );
   }
 
   /**
@@ -193,91 +229,103 @@ export class ModerationService {
   async suspend(moderator: Principal, userId: number, body: unknown): Promise<void> {
     const { reason, days } = parseOr400(suspendSchema, body);
     if (userId === moderator.userId) throw badRequest(SAFETY_MESSAGES.suspendSelf);
-    const user = await this.db
-      .selectFrom('users')
-      .select(['id', 'token_version'])
-      .where('id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (!user) throw notFound(SAFETY_MESSAGES.userNotFound);
+    const user = await this.findUser(moderator, userId);
+    if (!user || user.deleted_at !== null) throw notFound(SAFETY_MESSAGES.userNotFound);
+    const campusId = Number(user.campus_id);
     const now = this.ctx.clock();
     const until = days === undefined ? null : now + days * DAY_MS;
     const target = { type: 'USER' as const, id: userId };
-    await this.ctx.domainEvents.transaction(async (trx) => {
-      const updated = await trx
-        .updateTable('users')
-        .set((eb) => ({
-          suspended_at: now,
-          suspended_until: until,
-          suspension_reason: reason,
-          token_version: eb('token_version', '+', 1),
-        }))
-        .where('id', '=', userId)
-        .returning('token_version')
-        .executeTakeFirstOrThrow();
-      const closed = await this.closeReports(trx, moderator, { userId }, 'SUSPENDED');
-      await this.audit(trx, moderator, 'SUSPEND', target, reason, {
-        until: until === null ? null : new Date(until).toISOString(),
-        reportsClosed: closed,
-      });
-      await this.ctx.domainEvents.announce(trx, 'user.tokensRevoked', {
-        userId,
-        tokenVersion: updated.token_version,
-      });
-    });
+    await inCampus(campusId, () =>
+      this.ctx.domainEvents.transaction(async (trx) => {
+        const updated = await trx
+          .updateTable('users')
+          .set((eb) => ({
+            suspended_at: now,
+            suspended_until: until,
+            suspension_reason: reason,
+            token_version: eb('token_version', '+', 1),
+          }))
+          .where('id', '=', userId)
+          .where('campus_id', '=', campusId)
+          .returning('token_version')
+          .executeTakeFirstOrThrow();
+        const closed = await this.closeReports(trx, moderator, campusId, { userId }, 'SUSPENDED');
+        await this.audit(trx, moderator, 'SUSPEND', target, reason, {
+          until: until === null ? null : new Date(until).toISOString(),
+          reportsClosed: closed,
+        });
+        await this.ctx.domainEvents.announce(trx, 'user.tokensRevoked', {
+          userId,
+          tokenVersion: updated.token_version,
+        });
+      }),
+    );
   }
 
   async unsuspend(moderator: Principal, userId: number, body: unknown): Promise<void> {
     const reason = optionalReason(body);
-    const user = await this.db
-      .selectFrom('users')
-      .select(['suspended_at', 'suspended_until'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
+    const user = await this.findUser(moderator, userId);
     if (!user) throw notFound(SAFETY_MESSAGES.userNotFound);
     const active =
       user.suspended_at !== null &&
       (user.suspended_until === null || Number(user.suspended_until) > this.ctx.clock());
     if (!active) throw conflict(SAFETY_MESSAGES.notSuspended);
-    await this.ctx.domainEvents.transaction(async (trx) => {
-      await trx
-        .updateTable('users')
-        .set({ suspended_at: null, suspended_until: null, suspension_reason: null })
-        .where('id', '=', userId)
-        .execute();
-      await this.audit(trx, moderator, 'UNSUSPEND', { type: 'USER', id: userId }, reason);
-    });
+    const campusId = Number(user.campus_id);
+    await inCampus(campusId, () =>
+      this.ctx.domainEvents.transaction(async (trx) => {
+        await trx
+          .updateTable('users')
+          .set({ suspended_at: null, suspended_until: null, suspension_reason: null })
+          .where('id', '=', userId)
+          .where('campus_id', '=', campusId)
+          .execute();
+        await this.audit(trx, moderator, 'UNSUSPEND', { type: 'USER', id: userId }, reason);
+      }),
+    );
   }
 
-  /** Newest first, keyset-paged by id. */
+  /**
+   * Newest first, keyset-paged by id: the moderator's campus, or every campus for an operator.
+   * The names of the moderators are read across campuses: an operator of another campus who acted
+   * here is named in this campus's log (a name, nothing else of theirs).
+   */
   async auditLog(
+    moderator: Principal,
     limit: number,
     before: number | undefined,
   ): Promise<{ entries: AuditEntry[]; more: boolean }> {
+    const reach = reachOf(this.ctx, moderator);
     let q = this.db
       .selectFrom('mod_audit')
-      .innerJoin('users', 'users.id', 'mod_audit.moderator_id')
-      .select([
-        'mod_audit.id',
-        'mod_audit.moderator_id',
-        'users.first_name',
-        'users.last_name',
-        'mod_audit.action',
-        'mod_audit.target_type',
-        'mod_audit.target_id',
-        'mod_audit.reason',
-        'mod_audit.detail',
-        'mod_audit.created_at',
-      ])
-      .orderBy('mod_audit.id', 'desc')
+      .selectAll()
+      .orderBy('id', 'desc')
       .limit(limit + 1);
-    if (before !== undefined) q = q.where('mod_audit.id', '<', before);
-    const rows = await q.execute();
+    if (reach !== 'all') q = q.where('campus_id', '=', reach.campusId);
+    if (before !== undefined) q = q.where('id', '<', before);
+    const rows = await readIn(reach, () => q.execute());
+    const page = rows.slice(0, limit);
+    const ids = [...new Set(page.map((r) => r.moderator_id))];
+    const people =
+      ids.length === 0
+        ? []
+        : await acrossCampuses(() =>
+            this.db
+              .selectFrom('users')
+              .select(['id', 'first_name', 'last_name'])
+              .where('id', 'in', ids)
+              .execute(),
+          );
+    const byId = new Map(people.map((p) => [p.id, p]));
     return {
       more: rows.length > limit,
-      entries: rows.slice(0, limit).map((r) => ({
+      entries: page.map((r) => ({
         id: r.id,
-        moderator: { id: r.moderator_id, firstName: r.first_name, lastName: r.last_name },
+        campus: campusRef(this.ctx, r.campus_id),
+        moderator: {
+          id: r.moderator_id,
+          firstName: byId.get(r.moderator_id)?.first_name ?? '',
+          lastName: byId.get(r.moderator_id)?.last_name ?? '',
+        },
         action: r.action as ModAction,
         targetType: r.target_type as ReportTargetType,
         targetId: r.target_id,

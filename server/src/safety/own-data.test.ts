@@ -94,6 +94,7 @@ describe.each(dialects)('student status, export and account deletion (%s)', (dia
         message_count: 2,
         created_at: now,
         last_activity_at: now,
+        campus_id: me.campusId,
       })
       .execute();
     await db
@@ -107,6 +108,7 @@ describe.each(dialects)('student status, export and account deletion (%s)', (dia
           listing_id: theirs.id,
           sent_at: now,
           flags: '',
+          campus_id: me.campusId,
         },
         {
           room_id: room,
@@ -116,12 +118,13 @@ describe.each(dialects)('student status, export and account deletion (%s)', (dia
           listing_id: theirs.id,
           sent_at: now + 1,
           flags: '',
+          campus_id: me.campusId,
         },
       ])
       .execute();
     await db
       .insertInto('chat_reads')
-      .values({ room_id: room, user_id: me.id, last_read_message_id: 1 })
+      .values({ room_id: room, user_id: me.id, last_read_message_id: 1, campus_id: me.campusId })
       .execute();
 
     const res = await call(t, me, 'GET', '/users/me/export');
@@ -186,6 +189,7 @@ describe.each(dialects)('student status, export and account deletion (%s)', (dia
         message_count: 1,
         created_at: now,
         last_activity_at: now,
+        campus_id: me.campusId,
       })
       .execute();
     await db
@@ -198,6 +202,7 @@ describe.each(dialects)('student status, export and account deletion (%s)', (dia
         listing_id: peerListing.id,
         sent_at: now,
         flags: '',
+        campus_id: me.campusId,
       })
       .execute();
     const photoFile = path.join(t.dataDir, 'uploads', path.basename(listing.imageUrl ?? 'none'));

@@ -67,7 +67,7 @@ export async function userTables(ctx: AppContext): Promise<UserTable[]> {
  * JSON (secrets left out). Tables added later by other features are included without a change
  * here, as long as their student columns are named like USER_COLUMN. Chat messages: every message
  * of the student's conversations (both sides: it is their conversation), without anti-scam flags
- * on their own.
+ * on their own. Only rows of the student's campus (features.md §E), on both databases.
  */
 export async function exportData(ctx: AppContext, principal: Principal): Promise<DataExport> {
   const db = ctx.db.kysely;
@@ -83,6 +83,7 @@ export async function exportData(ctx: AppContext, principal: Principal): Promise
       const rooms = await db
         .selectFrom('chat_rooms')
         .select('id')
+        .where('campus_id', '=', principal.campusId)
         .where((eb) => eb.or([eb('low_user_id', '=', me), eb('high_user_id', '=', me)]))
         .execute();
       const ids = rooms.map((r) => r.id).filter((id) => parseRoomId(id) !== null);
@@ -97,12 +98,18 @@ export async function exportData(ctx: AppContext, principal: Principal): Promise
               .execute();
       rows = rows.map((r) => (r.sender_id === me ? { ...r, flags: '' } : r));
     } else {
-      const query = sql<
-        Record<string, unknown>
-      >`select ${sql.join(keep.map((c) => sql.ref(c)))} from ${sql.table(t.table)} where ${sql.join(
+      const owned = sql.join(
         t.ownerColumns.map((c) => sql`${sql.ref(c)} = ${me}`),
         sql` or `,
-      )}`;
+      );
+      // Only the student's campus, as PostgreSQL's row security shows it: an operator's actions on
+      // another campus (mod_audit rows of that campus) are that campus's records, not theirs.
+      const where = t.columns.includes('campus_id')
+        ? sql`${sql.ref('campus_id')} = ${principal.campusId} and (${owned})`
+        : owned;
+      const query = sql<
+        Record<string, unknown>
+      >`select ${sql.join(keep.map((c) => sql.ref(c)))} from ${sql.table(t.table)} where ${where}`;
       rows = (await query.execute(db)).rows;
     }
     tables[t.table] = rows.map((r) =>

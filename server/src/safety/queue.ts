@@ -6,29 +6,49 @@ import {
   type ReportStatus,
   type ReportTargetType,
 } from '@campus/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext, Principal } from '../context.js';
 import { urlForKey } from '../media/index.js';
+import { campusRef, reachOf, readIn } from './reach.js';
 
 type Content = ModReportGroup['content'];
 
+type Page = { groups: ModReportGroup[]; nextBefore: number | undefined };
+
 /**
  * GET /mod/reports: reports grouped by target, groups ordered by their newest report (newest
- * first), keyset-paged by that report's id. Each group carries the reported content as it is now.
+ * first), keyset-paged by that report's id. Each group carries the reported content as it is now
+ * and its campus: the moderator's own campus, or every campus for an operator (reach.ts). A
+ * target's reports are all of the target's campus, so a group never mixes campuses.
  */
-export async function reportQueue(
+export function reportQueue(
   ctx: AppContext,
+  moderator: Principal,
   status: ReportStatus,
   limit: number,
   before: number | undefined,
-): Promise<{ groups: ModReportGroup[]; nextBefore: number | undefined }> {
+): Promise<Page> {
+  const reach = reachOf(ctx, moderator);
+  return readIn(reach, () =>
+    readQueue(ctx, reach === 'all' ? undefined : reach.campusId, status, limit, before),
+  );
+}
+
+async function readQueue(
+  ctx: AppContext,
+  campusId: number | undefined,
+  status: ReportStatus,
+  limit: number,
+  before: number | undefined,
+): Promise<Page> {
   const db = ctx.db.kysely;
   let targets = db
     .selectFrom('reports')
-    .select(['target_type', 'target_id', (eb) => eb.fn.max('id').as('latest')])
+    .select(['target_type', 'target_id', 'campus_id', (eb) => eb.fn.max('id').as('latest')])
     .where('status', '=', status)
-    .groupBy(['target_type', 'target_id'])
+    .groupBy(['target_type', 'target_id', 'campus_id'])
     .orderBy('latest', 'desc')
     .limit(limit + 1);
+  if (campusId !== undefined) targets = targets.where('campus_id', '=', campusId);
   if (before !== undefined) targets = targets.having((eb) => eb.fn.max('id'), '<', before);
   const found = await targets.execute();
   const page = found.slice(0, limit);
@@ -54,7 +74,11 @@ export async function reportQueue(
     .where((eb) =>
       eb.or(
         page.map((t) =>
-          eb.and([eb('reports.target_type', '=', t.target_type), eb('reports.target_id', '=', t.target_id)]),
+          eb.and([
+            eb('reports.campus_id', '=', t.campus_id),
+            eb('reports.target_type', '=', t.target_type),
+            eb('reports.target_id', '=', t.target_id),
+          ]),
         ),
       ),
     )
@@ -66,6 +90,7 @@ export async function reportQueue(
     const type = t.target_type as ReportTargetType;
     const mine = reports.filter((r) => r.target_type === t.target_type && r.target_id === t.target_id);
     groups.push({
+      campus: campusRef(ctx, t.campus_id),
       targetType: type,
       targetId: t.target_id,
       content: await contentOf(ctx, type, t.target_id),

@@ -56,7 +56,7 @@ export class ReportsService {
   async create(principal: Principal, body: unknown): Promise<Report> {
     const input = parseOr400(reportCreateSchema, body);
     const me = principal.userId;
-    const ownerId = await this.visibleTargetOwner(me, input.targetType, input.targetId);
+    const ownerId = await this.visibleTargetOwner(principal, input.targetType, input.targetId);
     const existing = await this.db
       .selectFrom('reports')
       .select('id')
@@ -119,14 +119,23 @@ export class ReportsService {
 
   /**
    * The student behind the target, if the reporter can see it; 404 otherwise (the same answer as
-   * for something that does not exist), 400 for one's own listing, account or message.
+   * for something that does not exist), 400 for one's own listing, account or message. Only
+   * within the reporter's campus (features.md §E): another campus's listing, student or message
+   * is unknown here, named explicitly because SQLite has no row security.
    */
-  private async visibleTargetOwner(me: number, type: ReportTargetType, id: number): Promise<number> {
+  private async visibleTargetOwner(
+    principal: Principal,
+    type: ReportTargetType,
+    id: number,
+  ): Promise<number> {
+    const me = principal.userId;
+    const campusId = principal.campusId;
     if (type === 'LISTING') {
       const listing = await this.db
         .selectFrom('listings')
         .select(['seller_id', 'moderation'])
         .where('id', '=', id)
+        .where('campus_id', '=', campusId)
         .executeTakeFirst();
       if (!listing || listing.moderation === 'REMOVED') throw notFound(SAFETY_MESSAGES.reportNotFound);
       if (listing.seller_id === me) throw badRequest(SAFETY_MESSAGES.reportOwn);
@@ -140,6 +149,7 @@ export class ReportsService {
         .selectFrom('users')
         .select('id')
         .where('id', '=', id)
+        .where('campus_id', '=', campusId)
         .where('verified', '=', 1)
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
@@ -150,6 +160,7 @@ export class ReportsService {
       .selectFrom('chat_messages')
       .select(['room_id', 'sender_id'])
       .where('id', '=', id)
+      .where('campus_id', '=', campusId)
       .executeTakeFirst();
     const pair = message ? parseRoomId(message.room_id) : null;
     // Only a message of one's own conversations.

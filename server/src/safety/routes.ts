@@ -57,7 +57,7 @@ export function safetyRoutes(
       }),
       async (request) => {
         const id = pathId(request, SAFETY_MESSAGES.userIdInvalid);
-        await deps.blocks.block(principalOf(request).userId, id);
+        await deps.blocks.block(principalOf(request), id);
         return { id, blocked: true };
       },
     );
@@ -73,7 +73,7 @@ export function safetyRoutes(
       }),
       async (request) => {
         const id = pathId(request, SAFETY_MESSAGES.userIdInvalid);
-        await deps.blocks.unblock(principalOf(request).userId, id);
+        await deps.blocks.unblock(principalOf(request), id);
         return { id, blocked: false };
       },
     );
@@ -86,7 +86,7 @@ export function safetyRoutes(
         response: z.array(blockedUserResponse),
         errors: [],
       }),
-      async (request) => deps.blocks.list(principalOf(request).userId),
+      async (request) => deps.blocks.list(principalOf(request)),
     );
 
     app.get(

@@ -62,7 +62,7 @@ export function trustRoutes(ctx: AppContext, service: TrustService) {
       async (request, reply) => {
         const id = pathId(request, TRUST_MESSAGES.userIdInvalid);
         const { limit, beforeId } = page(request);
-        const result = await service.reviewsOf(id, limit, beforeId);
+        const result = await service.reviewsOf(principalOf(request), id, limit, beforeId);
         const next = link(request, result.nextBeforeId);
         if (next) reply.header('link', next);
         return result.items;

@@ -62,8 +62,9 @@ export class TrustService {
 
   // ---- profiles
 
+  /** Within the viewer's campus: another campus's student is 404 like an unknown id (§E). */
   async profile(viewer: Principal, userId: number): Promise<Profile> {
-    const user = await store.findUser(this.db, userId);
+    const user = await store.findUser(this.db, userId, viewer.campusId);
     if (!user) throw notFound(TRUST_MESSAGES.userNotFound);
     const now = this.ctx.clock();
     const [ratingInfo, dealsCount, noShows, replyMinutes, listings] = await Promise.all([
@@ -145,7 +146,7 @@ export class TrustService {
   // ---- reviews
 
   async review(principal: Principal, dealId: number, body: unknown): Promise<DealWithReviews> {
-    const deal = await store.findDeal(this.db, dealId);
+    const deal = await store.findDeal(this.db, dealId, principal.campusId);
     if (!deal) throw notFound(TRUST_MESSAGES.dealNotFound);
     const me = principal.userId;
     if (deal.seller_id !== me && deal.buyer_id !== me) throw forbidden(TRUST_MESSAGES.notYourDeal);
@@ -222,8 +223,14 @@ export class TrustService {
       await this.ctx.domainEvents.announce(trx, 'reviews.revealed', { dealId, subjectIds: subjects });
   }
 
-  async reviewsOf(userId: number, limit: number, beforeId?: number): Promise<Paged<Review>> {
-    if (!(await store.findUser(this.db, userId))) throw notFound(TRUST_MESSAGES.userNotFound);
+  async reviewsOf(
+    viewer: Principal,
+    userId: number,
+    limit: number,
+    beforeId?: number,
+  ): Promise<Paged<Review>> {
+    if (!(await store.findUser(this.db, userId, viewer.campusId)))
+      throw notFound(TRUST_MESSAGES.userNotFound);
     const rows = await store.revealedReviewsOf(this.db, userId, limit, beforeId);
     const page = rows.slice(0, limit);
     return {
@@ -235,7 +242,7 @@ export class TrustService {
   // ---- the caller's deals
 
   async deals(principal: Principal, limit: number, beforeId?: number): Promise<Paged<DealWithReviews>> {
-    const rows = await store.dealsOf(this.db, principal.userId, limit, beforeId);
+    const rows = await store.dealsOf(this.db, principal, limit, beforeId);
     const page = rows.slice(0, limit);
     return {
       items: await this.dealItems(principal.userId, page),

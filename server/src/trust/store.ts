@@ -17,12 +17,17 @@ export interface UserRow {
   avatar_key: string | null;
 }
 
-export function findUser(db: Executor, id: number): Promise<UserRow | undefined> {
+/**
+ * A student of the viewer's campus: another campus's student is unknown here (features.md §E),
+ * named explicitly because SQLite has no row security.
+ */
+export function findUser(db: Executor, id: number, campusId: number): Promise<UserRow | undefined> {
   return (
     db
       .selectFrom('users')
       .select(['id', 'first_name', 'last_name', 'created_at', 'bio', 'avatar_key'])
       .where('id', '=', id)
+      .where('campus_id', '=', campusId)
       .where('verified', '=', 1)
       // An account deleted through safety's deletion has no profile any more.
       .where('deleted_at', 'is', null)
@@ -73,8 +78,14 @@ export interface AvatarKeys {
   avatar_thumb_key: string | null;
 }
 
-export function findDeal(db: Executor, id: number): Promise<DealRow | undefined> {
-  return db.selectFrom('deals').selectAll().where('id', '=', id).executeTakeFirst();
+/** A deal of the caller's campus (another campus's deal answers like an unknown one). */
+export function findDeal(db: Executor, id: number, campusId: number): Promise<DealRow | undefined> {
+  return db
+    .selectFrom('deals')
+    .selectAll()
+    .where('id', '=', id)
+    .where('campus_id', '=', campusId)
+    .executeTakeFirst();
 }
 
 export async function countDeals(db: Executor, userId: number): Promise<number> {
@@ -98,11 +109,17 @@ export async function countNoShows(db: Executor, userId: number): Promise<number
 }
 
 /** The caller's deals, newest first, one more than `limit` (to know whether a next page exists). */
-export function dealsOf(db: Executor, userId: number, limit: number, beforeId?: number): Promise<DealRow[]> {
+export function dealsOf(
+  db: Executor,
+  who: { userId: number; campusId: number },
+  limit: number,
+  beforeId?: number,
+): Promise<DealRow[]> {
   let q = db
     .selectFrom('deals')
     .selectAll()
-    .where((eb) => eb.or([eb('seller_id', '=', userId), eb('buyer_id', '=', userId)]));
+    .where('campus_id', '=', who.campusId)
+    .where((eb) => eb.or([eb('seller_id', '=', who.userId), eb('buyer_id', '=', who.userId)]));
   if (beforeId !== undefined) q = q.where('id', '<', beforeId);
   return q
     .orderBy('id', 'desc')
