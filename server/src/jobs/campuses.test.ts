@@ -7,7 +7,7 @@ import {
   dialects,
   type TestApp,
 } from '../../test/helper.js';
-import { currentCampusId, inCampus } from '../db/campus-scope.js';
+import { acrossCampuses, currentCampusId, inCampus } from '../db/campus-scope.js';
 import { enqueueMail } from '../mail/index.js';
 import { JOB_DEFAULTS } from './queue.js';
 import { planRound } from './rounds.js';
@@ -64,7 +64,7 @@ describe.each(dialects)('the job queue serves campuses in turn (%s)', (dialect) 
     expect(seen).toEqual([{ id: uw, name: 'University of Washington' }]);
   });
 
-  it('cancel drops a pending job of its own campus only', async () => {
+  it('cancel drops a pending job of its own campus only (any campus when working across them)', async () => {
     const { t, msu, uw } = await open();
     const db = t.app.ctx.db.kysely;
     const ran: string[] = [];
@@ -74,6 +74,9 @@ describe.each(dialects)('the job queue serves campuses in turn (%s)', (dialect) 
     await inCampus(uw, () => t.app.ctx.jobs.enqueue(db, 'test.keyed', 'uw', { key: 'k:uw' }));
     await inCampus(msu, () => t.app.ctx.jobs.cancel(db, 'k:uw'));
     await expect(t.app.ctx.jobs.cancel(db, 'k:uw')).rejects.toThrow(/with no campus/);
+    await inCampus(uw, () => t.app.ctx.jobs.enqueue(db, 'test.keyed', 'gone', { key: 'k:gone' }));
+    // Work across campuses (an operator removing a listing) cancels by key wherever it is.
+    await acrossCampuses(() => t.app.ctx.jobs.cancel(db, 'k:gone'));
     expect(await t.app.ctx.jobs.runDue()).toBe(1);
     expect(ran).toEqual(['uw']);
   });

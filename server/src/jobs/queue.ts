@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { acrossCampuses, currentCampusId, inCampus } from '../db/campus-scope.js';
+import { acrossCampuses, currentCampusId, currentScope, inCampus } from '../db/campus-scope.js';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { interleave, planRound, runPool } from './rounds.js';
@@ -165,9 +165,14 @@ export class JobQueue {
     this.kick();
   }
 
-  /** Drops a pending job of the campus in scope (or `campusId`) by key; a running one finishes. */
+  /**
+   * Drops a pending job by key (a running one finishes): of the campus in scope or `campusId`;
+   * across campuses (an operator's action) whichever campus holds the key, keys being unique.
+   */
   async cancel(executor: JobExecutor, key: string, options: { campusId?: number } = {}): Promise<void> {
-    const campusId = jobCampus(`cancel("${key}")`, options.campusId);
+    const given = options.campusId ?? currentCampusId();
+    if (given === undefined && currentScope()) return store.deleteByKey(executor, null, key);
+    const campusId = jobCampus(`cancel("${key}")`, given);
     await inCampus(campusId, () => store.deleteByKey(executor, campusId, key));
   }
 

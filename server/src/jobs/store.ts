@@ -45,13 +45,11 @@ export async function insertJob(
     .execute();
 }
 
-export async function deleteByKey(db: Kysely<Database>, campusId: number, key: string): Promise<void> {
-  await db
-    .deleteFrom('jobs')
-    .where('campus_id', '=', campusId)
-    .where('key', '=', key)
-    .where('failed_at', 'is', null)
-    .execute();
+/** `campusId` null: whichever campus holds the key (work across campuses only). */
+export async function deleteByKey(db: Kysely<Database>, campusId: number | null, key: string): Promise<void> {
+  let q = db.deleteFrom('jobs').where('key', '=', key).where('failed_at', 'is', null);
+  if (campusId !== null) q = q.where('campus_id', '=', campusId);
+  await q.execute();
 }
 
 type JobFilter = { now: number; types?: readonly string[] };
