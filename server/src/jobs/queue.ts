@@ -86,6 +86,9 @@ export function backoffMs(attempts: number): number {
  * failure reschedules it with exponential back-off; a claim whose lease ran out (crashed process) is
  * claimed again. Within a process, runs are serialised, so runDue() and the poll loop never overlap.
  *
+ * Every job belongs to one campus and runs as work of it (db/campus-scope.ts). The worker claims in
+ * rounds that serve every campus with due jobs in turn, codes first (rounds.ts).
+ *
  * At-least-once in the face of crashes: a process that dies after the handler's side effect but
  * before deleting the row runs it again after the lease. Handlers should tolerate that.
  */
