@@ -21,7 +21,7 @@ export interface EnqueueOptions {
   /** Attempts before the job is kept as failed; default JOB_DEFAULTS.maxAttempts. */
   maxAttempts?: number;
   /** Higher is claimed first among due jobs, whatever their campus; default JOB_PRIORITY.normal. */
-  priority?: number;
+  priority?: JobPriority;
   /**
    * The campus the job works for (it runs in that campus's scope). Defaults to the campus in scope;
    * name it only to file a job for another campus from work across campuses (start-up, a sweep).
@@ -39,6 +39,9 @@ export const JOB_PRIORITY = {
   normal: 0,
   code: 10,
 } as const;
+/** The lanes are these few, so the worker can look at each campus's lanes one by one (store.dueLanes). */
+export type JobPriority = (typeof JOB_PRIORITY)[keyof typeof JOB_PRIORITY];
+const LANES: readonly JobPriority[] = Object.values(JOB_PRIORITY);
 
 export const JOB_DEFAULTS = {
   maxAttempts: 10,
@@ -269,7 +272,7 @@ export class JobQueue {
   private async claimRound(types: readonly string[] | undefined, limit: number): Promise<store.ClaimedJob[]> {
     const now = this.options.clock();
     const db = this.options.db;
-    const lanes = await acrossCampuses(() => store.dueLanes(db.kysely, { now, types }));
+    const lanes = await acrossCampuses(() => store.dueLanes(db.kysely, { now, types, priorities: LANES }));
     const plan = planRound(lanes, this.servedFirst, JOB_DEFAULTS.batchSize, limit);
     if (!plan) return [];
     this.servedFirst = plan.shares[0]?.campusId;
