@@ -257,6 +257,13 @@ describe.each(dialects)('notifications and e-mail per campus (%s)', (dialect) =>
     const mail = await t.mail.waitFor(uwStudent.email, before);
     expect(mail.text).toContain(`${uwSite}/chat/`);
     expect(mail.text).toMatch(/at 3:00\s?PM/);
+    // The seller's offer e-mail (gathered per chat by its own job) speaks for uw too.
+    const offerMail = t.mail.messages.find(
+      (m) => m.to.includes(uwSeller.email) && m.subject === 'New offer on “Rain jacket”',
+    );
+    expect(offerMail?.text).toContain('See the offer');
+    expect(offerMail?.text).toContain(`${uwSite}/chat/`);
+    expect(offerMail?.html).toContain('University of Washington Campus Market');
     t.clock.nowMs = morning;
   });
 
