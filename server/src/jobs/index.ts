@@ -2,6 +2,7 @@ export {
   JobQueue,
   JOB_DEFAULTS,
   JOB_PRIORITY,
+  type JobPriority,
   backoffMs,
   type EnqueueOptions,
   type JobExecutor,

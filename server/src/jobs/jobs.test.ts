@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPgDatabase, createTestApp, dialects, type TestApp } from '../../test/helper.js';
+import { inCampus } from '../db/campus-scope.js';
 import { JOB_DEFAULTS, backoffMs } from './queue.js';
 
 describe.each(dialects)('durable job queue (%s)', (dialect) => {
@@ -18,6 +19,8 @@ describe.each(dialects)('durable job queue (%s)', (dialect) => {
     return t;
   };
   const jobRows = (t: TestApp) => t.app.ctx.db.kysely.selectFrom('jobs').selectAll().execute();
+  /** Jobs belong to a campus: these run as work of the default campus, as a request of it would. */
+  const asCampus = <T>(t: TestApp, work: () => Promise<T>) => inCampus(t.app.ctx.campuses.default.id, work);
 
   it('runs a job enqueued in a committed transaction, and nothing from one that rolled back', async () => {
     const t = await open();
@@ -25,14 +28,18 @@ describe.each(dialects)('durable job queue (%s)', (dialect) => {
     t.app.ctx.jobs.register<{ n: string }>('test.record', async (p) => {
       ran.push(p.n);
     });
-    await t.app.ctx.db.kysely.transaction().execute(async (trx) => {
-      await t.app.ctx.jobs.enqueue(trx, 'test.record', { n: 'committed' });
-    });
-    await expect(
+    await asCampus(t, () =>
       t.app.ctx.db.kysely.transaction().execute(async (trx) => {
-        await t.app.ctx.jobs.enqueue(trx, 'test.record', { n: 'rolled back' });
-        throw new Error('the change failed');
+        await t.app.ctx.jobs.enqueue(trx, 'test.record', { n: 'committed' });
       }),
+    );
+    await expect(
+      asCampus(t, () =>
+        t.app.ctx.db.kysely.transaction().execute(async (trx) => {
+          await t.app.ctx.jobs.enqueue(trx, 'test.record', { n: 'rolled back' });
+          throw new Error('the change failed');
+        }),
+      ),
     ).rejects.toThrow('the change failed');
 
     expect(await t.app.ctx.jobs.runDue()).toBe(1);
@@ -47,7 +54,9 @@ describe.each(dialects)('durable job queue (%s)', (dialect) => {
     t.app.ctx.jobs.register<number>('test.later', async (n) => {
       ran.push(n);
     });
-    await t.app.ctx.jobs.enqueue(t.app.ctx.db.kysely, 'test.later', 7, { runAt: t.clock.now() + 60_000 });
+    await asCampus(t, () =>
+      t.app.ctx.jobs.enqueue(t.app.ctx.db.kysely, 'test.later', 7, { runAt: t.clock.now() + 60_000 }),
+    );
     expect(await t.app.ctx.jobs.runDue()).toBe(0);
     t.clock.advance(59_999);
     expect(await t.app.ctx.jobs.runDue()).toBe(0);
@@ -63,7 +72,7 @@ describe.each(dialects)('durable job queue (%s)', (dialect) => {
       calls += 1;
       if (calls < 3) throw new Error(`SMTP down (${calls})`);
     });
-    await t.app.ctx.jobs.enqueue(t.app.ctx.db.kysely, 'test.flaky', {});
+    await asCampus(t, () => t.app.ctx.jobs.enqueue(t.app.ctx.db.kysely, 'test.flaky', {}));
     await t.app.ctx.jobs.runDue();
     expect(calls).toBe(1);
     const [afterOne] = await jobRows(t);
@@ -88,7 +97,9 @@ describe.each(dialects)('durable job queue (%s)', (dialect) => {
       doomed += 1;
       throw new Error('always');
     });
-    await t.app.ctx.jobs.enqueue(t.app.ctx.db.kysely, 'test.doomed', {}, { maxAttempts: 3, key: 'doomed' });
+    await asCampus(t, () =>
+      t.app.ctx.jobs.enqueue(t.app.ctx.db.kysely, 'test.doomed', {}, { maxAttempts: 3, key: 'doomed' }),
+    );
     for (let i = 0; i < 6; i += 1) {
       await t.app.ctx.jobs.runDue();
       t.clock.advance(JOB_DEFAULTS.backoffMaxMs);
@@ -112,7 +123,9 @@ describe.each(dialects)('durable job queue (%s)', (dialect) => {
     first.app.ctx.jobs.register('test.restart', async () => {
       throw new Error('the first process never runs it');
     });
-    await first.app.ctx.jobs.enqueue(first.app.ctx.db.kysely, 'test.restart', { hello: 'again' });
+    await asCampus(first, () =>
+      first.app.ctx.jobs.enqueue(first.app.ctx.db.kysely, 'test.restart', { hello: 'again' }),
+    );
     await first.close();
 
     const ran: unknown[] = [];
@@ -130,7 +143,7 @@ describe.each(dialects)('durable job queue (%s)', (dialect) => {
     t.app.ctx.jobs.register('test.orphan', async () => {
       runs += 1;
     });
-    await t.app.ctx.jobs.enqueue(t.app.ctx.db.kysely, 'test.orphan', {});
+    await asCampus(t, () => t.app.ctx.jobs.enqueue(t.app.ctx.db.kysely, 'test.orphan', {}));
     // What a crashed worker leaves behind: claimed, never completed.
     await t.app.ctx.db.kysely
       .updateTable('jobs')
@@ -150,23 +163,30 @@ describe.each(dialects)('durable job queue (%s)', (dialect) => {
       ran.push(p);
     });
     const db = t.app.ctx.db.kysely;
-    await t.app.ctx.jobs.enqueue(db, 'test.keyed', 'first', { key: 'offer:1' });
-    await t.app.ctx.jobs.enqueue(db, 'test.keyed', 'second', { key: 'offer:1' });
-    await t.app.ctx.jobs.enqueue(db, 'test.keyed', 'other', { key: 'offer:2' });
-    await t.app.ctx.jobs.cancel(db, 'offer:2');
-    await t.app.ctx.jobs.cancel(db, 'no-such-key');
+    const campusId = t.app.ctx.campuses.default.id;
+    await t.app.ctx.jobs.enqueue(db, 'test.keyed', 'first', { key: 'offer:1', campusId });
+    await t.app.ctx.jobs.enqueue(db, 'test.keyed', 'second', { key: 'offer:1', campusId });
+    await t.app.ctx.jobs.enqueue(db, 'test.keyed', 'other', { key: 'offer:2', campusId });
+    await t.app.ctx.jobs.cancel(db, 'offer:2', { campusId });
+    await t.app.ctx.jobs.cancel(db, 'no-such-key', { campusId });
     expect(await t.app.ctx.jobs.runDue()).toBe(1);
     expect(ran).toEqual(['first']);
 
     // Once done, the key is free again; cancel + enqueue in one transaction reschedules.
-    await t.app.ctx.jobs.enqueue(db, 'test.keyed', 'third', { key: 'offer:1', runAt: t.clock.now() + 1000 });
-    await db.transaction().execute(async (trx) => {
-      await t.app.ctx.jobs.cancel(trx, 'offer:1');
-      await t.app.ctx.jobs.enqueue(trx, 'test.keyed', 'fourth', {
-        key: 'offer:1',
-        runAt: t.clock.now() + 5000,
-      });
+    await t.app.ctx.jobs.enqueue(db, 'test.keyed', 'third', {
+      key: 'offer:1',
+      runAt: t.clock.now() + 1000,
+      campusId,
     });
+    await asCampus(t, () =>
+      db.transaction().execute(async (trx) => {
+        await t.app.ctx.jobs.cancel(trx, 'offer:1');
+        await t.app.ctx.jobs.enqueue(trx, 'test.keyed', 'fourth', {
+          key: 'offer:1',
+          runAt: t.clock.now() + 5000,
+        });
+      }),
+    );
     t.clock.advance(5000);
     expect(await t.app.ctx.jobs.runDue()).toBe(1);
     expect(ran).toEqual(['first', 'fourth']);
@@ -177,7 +197,7 @@ describe.each(dialects)('durable job queue (%s)', (dialect) => {
     const done = new Promise<string>((resolve) => {
       t.app.ctx.jobs.register<string>('test.background', async (p) => resolve(p));
     });
-    await t.app.ctx.jobs.enqueue(t.app.ctx.db.kysely, 'test.background', 'ran');
+    await asCampus(t, () => t.app.ctx.jobs.enqueue(t.app.ctx.db.kysely, 'test.background', 'ran'));
     expect(await done).toBe('ran');
   });
 });
@@ -206,7 +226,9 @@ describe.runIf(dialects.includes('postgres'))('durable job queue across processe
       }
       await Promise.all(
         Array.from({ length: 200 }, (_, n) =>
-          (n % 2 ? a : b).app.ctx.jobs.enqueue((n % 2 ? a : b).app.ctx.db.kysely, 'test.once', n),
+          (n % 2 ? a : b).app.ctx.jobs.enqueue((n % 2 ? a : b).app.ctx.db.kysely, 'test.once', n, {
+            campusId: a.app.ctx.campuses.default.id,
+          }),
         ),
       );
       // Both processes also drain explicitly, concurrently with their background workers.

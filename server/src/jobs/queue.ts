@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { acrossCampuses, inCampus } from '../db/campus-scope.js';
+import { acrossCampuses, currentCampusId, currentScope, inCampus } from '../db/campus-scope.js';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
+import { interleave, planRound, runPool } from './rounds.js';
 import * as store from './store.js';
 
 /** `ctx.db.kysely` or a Kysely transaction: a job enqueued in a transaction exists only if it commits. */
@@ -19,8 +20,14 @@ export interface EnqueueOptions {
   key?: string;
   /** Attempts before the job is kept as failed; default JOB_DEFAULTS.maxAttempts. */
   maxAttempts?: number;
-  /** Higher is claimed first among due jobs; default JOB_PRIORITY.normal. */
-  priority?: number;
+  /** Higher is claimed first among due jobs, whatever their campus; default JOB_PRIORITY.normal. */
+  priority?: JobPriority;
+  /**
+   * The campus the job works for (it runs in that campus's scope). Defaults to the campus in scope;
+   * name it only to file a job for another campus from work across campuses (start-up, a sweep).
+   * On PostgreSQL a transaction scoped to one campus cannot file a job for another (row security).
+   */
+  campusId?: number;
 }
 
 /**
@@ -32,6 +39,9 @@ export const JOB_PRIORITY = {
   normal: 0,
   code: 10,
 } as const;
+/** The lanes are these few, so the worker can look at each campus's lanes one by one (store.dueLanes). */
+export type JobPriority = (typeof JOB_PRIORITY)[keyof typeof JOB_PRIORITY];
+const LANES: readonly JobPriority[] = Object.values(JOB_PRIORITY);
 
 export const JOB_DEFAULTS = {
   maxAttempts: 10,
@@ -47,7 +57,10 @@ export const JOB_DEFAULTS = {
   leaseMs: 60_000,
   /** How often an idle worker looks for due jobs (real time). */
   pollMs: 1_000,
-  /** Jobs claimed per round trip. */
+  /**
+   * Jobs per round, shared evenly by the campuses served in it (at least one each), and the most
+   * jobs that run at once (rounds.ts).
+   */
   batchSize: 10,
 } as const;
 
@@ -76,6 +89,9 @@ export function backoffMs(attempts: number): number {
  * failure reschedules it with exponential back-off; a claim whose lease ran out (crashed process) is
  * claimed again. Within a process, runs are serialised, so runDue() and the poll loop never overlap.
  *
+ * Every job belongs to one campus and runs as work of it (db/campus-scope.ts). The worker claims in
+ * rounds that serve every campus with due jobs in turn, codes first (rounds.ts).
+ *
  * At-least-once in the face of crashes: a process that dies after the handler's side effect but
  * before deleting the row runs it again after the lease. Handlers should tolerate that.
  */
@@ -95,6 +111,8 @@ export class JobQueue {
   /** A kick arrived during a round: look again right after it instead of waiting a poll period. */
   private kickedWhileRunning = false;
   private stopped = true;
+  /** The campus served first in the last round: the next round starts after it (rounds.ts). */
+  private servedFirst: number | undefined;
 
   constructor(private readonly options: JobQueueOptions) {
     this.leaseMs = options.leaseMs ?? JOB_DEFAULTS.leaseMs;
@@ -125,28 +143,43 @@ export class JobQueue {
     this.handlers.set(type, handler as JobHandler<unknown>);
   }
 
+  /**
+   * Files a job for the campus in scope (or `options.campusId`). A job with no campus is a
+   * programming error, refused here with the job's type rather than by the database later.
+   */
   async enqueue<P>(
     executor: JobExecutor,
     type: string,
     payload: P,
     options: EnqueueOptions = {},
   ): Promise<void> {
-    await store.insertJob(executor, {
-      type,
-      payload: JSON.stringify(payload ?? null),
-      runAt: options.runAt ?? this.options.clock(),
-      key: options.key ?? null,
-      maxAttempts: options.maxAttempts ?? JOB_DEFAULTS.maxAttempts,
-      priority: options.priority ?? JOB_PRIORITY.normal,
-      now: this.options.clock(),
-    });
+    const campusId = jobCampus(`enqueue("${type}")`, options.campusId);
+    // For a plain connection this also makes it carry that campus (PostgreSQL row security).
+    await inCampus(campusId, () =>
+      store.insertJob(executor, {
+        campusId,
+        type,
+        payload: JSON.stringify(payload ?? null),
+        runAt: options.runAt ?? this.options.clock(),
+        key: options.key ?? null,
+        maxAttempts: options.maxAttempts ?? JOB_DEFAULTS.maxAttempts,
+        priority: options.priority ?? JOB_PRIORITY.normal,
+        now: this.options.clock(),
+      }),
+    );
     // The transaction usually commits within milliseconds; look again shortly after.
     this.kick();
   }
 
-  /** Drops a pending job by key (a running one finishes; it cannot be recalled). */
-  async cancel(executor: JobExecutor, key: string): Promise<void> {
-    await store.deleteByKey(executor, key);
+  /**
+   * Drops a pending job by key (a running one finishes): of the campus in scope or `campusId`;
+   * across campuses (an operator's action) whichever campus holds the key, keys being unique.
+   */
+  async cancel(executor: JobExecutor, key: string, options: { campusId?: number } = {}): Promise<void> {
+    const given = options.campusId ?? currentCampusId();
+    if (given === undefined && currentScope()) return store.deleteByKey(executor, null, key);
+    const campusId = jobCampus(`cancel("${key}")`, given);
+    await inCampus(campusId, () => store.deleteByKey(executor, campusId, key));
   }
 
   /** Asks the worker to look for due jobs soon (call after committing a transaction that enqueued). */
@@ -217,27 +250,49 @@ export class JobQueue {
     this.renewTimer.unref();
     try {
       while (ran < limit) {
-        const now = this.options.clock();
-        // Claimed per round trip, highest priority first, so a code e-mail enqueued during a burst
-        // waits for at most the batch in hand.
-        const jobs = await acrossCampuses(() =>
-          store.claimDue(this.options.db, {
-            now,
-            lockedUntil: now + this.leaseMs,
-            workerId: this.workerId,
-            limit: Math.min(JOB_DEFAULTS.batchSize, limit - ran),
-            types,
-          }),
-        );
+        const jobs = await this.claimRound(types, limit - ran);
         if (jobs.length === 0) return ran;
         for (const job of jobs) this.inHand.add(job.id);
-        await Promise.all(jobs.map((job) => this.runOne(job).finally(() => this.inHand.delete(job.id))));
+        await runPool(jobs, JOB_DEFAULTS.batchSize, (job) =>
+          this.runOne(job).finally(() => this.inHand.delete(job.id)),
+        );
         ran += jobs.length;
       }
       return ran;
     } finally {
       clearInterval(this.renewTimer);
     }
+  }
+
+  /**
+   * One round (rounds.ts): the highest due priority, an equal share for each campus that has jobs
+   * of it, campuses in rotation. Which campuses have due jobs is read across campuses; each
+   * campus's share is claimed as work of that campus.
+   */
+  private async claimRound(types: readonly string[] | undefined, limit: number): Promise<store.ClaimedJob[]> {
+    const now = this.options.clock();
+    const db = this.options.db;
+    const lanes = await acrossCampuses(() => store.dueLanes(db.kysely, { now, types, priorities: LANES }));
+    const plan = planRound(lanes, this.servedFirst, JOB_DEFAULTS.batchSize, limit);
+    if (!plan) return [];
+    this.servedFirst = plan.shares[0]?.campusId;
+    const claimed: store.ClaimedJob[][] = [];
+    for (const share of plan.shares) {
+      claimed.push(
+        await inCampus(share.campusId, () =>
+          store.claimDue(db, {
+            now,
+            types,
+            campusId: share.campusId,
+            priority: plan.priority,
+            lockedUntil: now + this.leaseMs,
+            workerId: this.workerId,
+            limit: share.take,
+          }),
+        ),
+      );
+    }
+    return interleave(claimed);
   }
 
   /** Keeps the claims of the jobs still running (a slow handler is not a dead process). */
@@ -281,6 +336,17 @@ export class JobQueue {
       });
     }
   }
+}
+
+/** The campus a job is filed or cancelled under: the given one, else the scope's; never none. */
+function jobCampus(what: string, given: number | undefined): number {
+  const campusId = given ?? currentCampusId();
+  if (campusId === undefined) {
+    throw new Error(
+      `JobQueue.${what} with no campus: a job belongs to one campus; run it inside inCampus() or pass { campusId }`,
+    );
+  }
+  return campusId;
 }
 
 /** Worker ids of the queues alive in this process (several apps share one process in tests). */

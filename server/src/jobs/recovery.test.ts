@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPgDatabase, createTestApp, dialects, type TestApp } from '../../test/helper.js';
+import { inCampus } from '../db/campus-scope.js';
 import { enqueueMail } from '../mail/jobs.js';
 import { JOB_DEFAULTS, workerIdFor } from './queue.js';
 
@@ -41,7 +42,14 @@ describe.each(dialects)('jobs after a crash, and the code lane (%s)', (dialect) 
   it('a job held by a killed process runs as soon as the next process starts, not after the lease', async () => {
     const shared = await sharedStore();
     const first = await createTestApp({ dialect, ...shared, jobWorker: false });
-    await first.app.ctx.jobs.enqueue(first.app.ctx.db.kysely, 'test.crashed', { n: 1 });
+    await first.app.ctx.jobs.enqueue(
+      first.app.ctx.db.kysely,
+      'test.crashed',
+      { n: 1 },
+      {
+        campusId: first.app.ctx.campuses.default.id,
+      },
+    );
     // What a killed worker leaves behind: claimed for a whole lease, never completed.
     await first.app.ctx.db.kysely
       .updateTable('jobs')
@@ -72,7 +80,12 @@ describe.each(dialects)('jobs after a crash, and the code lane (%s)', (dialect) 
       runs += 1;
       await gate;
     });
-    await a.app.ctx.jobs.enqueue(a.app.ctx.db.kysely, 'test.slow', {});
+    await a.app.ctx.jobs.enqueue(
+      a.app.ctx.db.kysely,
+      'test.slow',
+      {},
+      { campusId: a.app.ctx.campuses.default.id },
+    );
     const running = a.app.ctx.jobs.runDue();
     while (runs === 0) await new Promise((resolve) => setImmediate(resolve));
 
@@ -89,12 +102,14 @@ describe.each(dialects)('jobs after a crash, and the code lane (%s)', (dialect) 
   it('a sign-up code e-mail is sent before e-mails queued earlier by other activity', async () => {
     const t = await open();
     for (let i = 0; i < 30; i += 1) {
-      await enqueueMail(t.app.ctx, t.app.ctx.db.kysely, {
-        to: `busy-seller-${i}@msu.edu`,
-        subject: 'New offer on your listing',
-        text: 'Someone offered $12',
-        html: '<p>Someone offered $12</p>',
-      });
+      await inCampus(t.app.ctx.campuses.default.id, () =>
+        enqueueMail(t.app.ctx, t.app.ctx.db.kysely, {
+          to: `busy-seller-${i}@msu.edu`,
+          subject: 'New offer on your listing',
+          text: 'Someone offered $12',
+          html: '<p>Someone offered $12</p>',
+        }),
+      );
     }
     const email = `waiting-${Date.now().toString(36)}@msu.edu`;
     const signUp = await t.app.inject({

@@ -1,6 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
+import type { DueLane } from './rounds.js';
 
 export interface ClaimedJob {
   id: number;
@@ -16,6 +17,7 @@ export interface ClaimedJob {
 export async function insertJob(
   db: Kysely<Database>,
   job: {
+    campusId: number;
     type: string;
     payload: string;
     runAt: number;
@@ -28,6 +30,8 @@ export async function insertJob(
   await db
     .insertInto('jobs')
     .values({
+      // Named here, not left to the scope: a job may be filed for a campus other than the scope's.
+      campus_id: job.campusId,
       type: job.type,
       payload: job.payload,
       run_at: job.runAt,
@@ -41,31 +45,78 @@ export async function insertJob(
     .execute();
 }
 
-export async function deleteByKey(db: Kysely<Database>, key: string): Promise<void> {
-  await db.deleteFrom('jobs').where('key', '=', key).where('failed_at', 'is', null).execute();
+/** `campusId` null: whichever campus holds the key (work across campuses only). */
+export async function deleteByKey(db: Kysely<Database>, campusId: number | null, key: string): Promise<void> {
+  let q = db.deleteFrom('jobs').where('key', '=', key).where('failed_at', 'is', null);
+  if (campusId !== null) q = q.where('campus_id', '=', campusId);
+  await q.execute();
+}
+
+type JobFilter = { now: number; types?: readonly string[] };
+
+/** Pending, due, and not held by a live claim. */
+function due<Q extends SelectQueryBuilder<Database, 'jobs', object>>(q: Q, f: JobFilter): Q {
+  let out = q
+    .where('failed_at', 'is', null)
+    .where('run_at', '<=', f.now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', f.now)])) as Q;
+  if (f.types) out = out.where('type', 'in', f.types.length ? [...f.types] : ['']) as Q;
+  return out;
 }
 
 /**
- * Claims up to `limit` due jobs in one atomic statement. PostgreSQL: FOR UPDATE SKIP LOCKED makes
- * concurrent claimers pass over each other's rows instead of waiting or double-claiming. SQLite: one
- * writer at a time, so the UPDATE … WHERE id IN (SELECT …) is atomic as it stands.
+ * The campuses with due jobs of the highest priority that has any (the worker's round, rounds.ts).
+ * One probe per campus and lane, each the first entry of a range of jobs_campus_lane (campus,
+ * failed, priority, run_at): the cost does not grow with the number of jobs waiting, so a surge
+ * of ten thousand jobs costs the same to look at as one.
+ */
+export async function dueLanes(
+  db: Kysely<Database>,
+  f: JobFilter & { priorities: readonly number[] },
+): Promise<DueLane[]> {
+  for (const priority of [...f.priorities].sort((a, b) => b - a)) {
+    const rows = await db
+      .selectFrom('campuses')
+      .select('campuses.id')
+      .where(({ exists, selectFrom }) =>
+        exists(
+          due(selectFrom('jobs'), f)
+            .select('jobs.id')
+            .whereRef('jobs.campus_id', '=', 'campuses.id')
+            .where('jobs.priority', '=', priority),
+        ),
+      )
+      .execute();
+    if (rows.length > 0) return rows.map((r) => ({ campusId: Number(r.id), top: priority }));
+  }
+  return [];
+}
+
+/**
+ * Claims up to `limit` due jobs of one campus and priority, oldest first, in one atomic statement.
+ * PostgreSQL: FOR UPDATE SKIP LOCKED makes concurrent claimers pass over each other's rows instead
+ * of waiting or double-claiming. SQLite: one writer at a time, so the UPDATE … WHERE id IN
+ * (SELECT …) is atomic as it stands. The index jobs_campus_lane (campus, failed, priority, run_at)
+ * serves the selection.
  */
 export async function claimDue(
   db: Db,
-  claim: { now: number; lockedUntil: number; workerId: string; limit: number; types?: readonly string[] },
+  claim: JobFilter & {
+    campusId: number;
+    priority: number;
+    lockedUntil: number;
+    workerId: string;
+    limit: number;
+  },
 ): Promise<ClaimedJob[]> {
   const k = db.kysely;
-  let due = k
-    .selectFrom('jobs')
+  const picked = due(k.selectFrom('jobs'), claim)
     .select('id')
-    .where('failed_at', 'is', null)
-    .where('run_at', '<=', claim.now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', claim.now)]))
-    .orderBy('priority', 'desc')
+    .where('campus_id', '=', claim.campusId)
+    .where('priority', '=', claim.priority)
     .orderBy('run_at')
     .orderBy('id')
     .limit(claim.limit);
-  if (claim.types) due = due.where('type', 'in', claim.types.length ? [...claim.types] : ['']);
   const rows = await k
     .updateTable('jobs')
     .set({
@@ -73,10 +124,10 @@ export async function claimDue(
       locked_by: claim.workerId,
       attempts: sql<number>`attempts + 1`,
     })
-    .where('id', 'in', db.dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
+    .where('id', 'in', db.dialect === 'postgres' ? picked.forUpdate().skipLocked() : picked)
     .returning(['id', 'type', 'payload', 'attempts', 'max_attempts', 'campus_id'])
     .execute();
-  return rows.sort((a, b) => a.id - b.id);
+  return rows.map((r) => ({ ...r, campus_id: Number(r.campus_id) })).sort((a, b) => a.id - b.id);
 }
 
 /** The workers holding a claim right now (few: one per process). */

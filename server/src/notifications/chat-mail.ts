@@ -1,5 +1,6 @@
 import { NOTIFICATION_LIMITS, parseRoomId } from '@campus/contract';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import { deliveryTime, isQuietTime } from './quiet-hours.js';
 import type { Presence } from './presence.js';
 import type { NotificationService } from './service.js';
@@ -19,7 +20,8 @@ interface RoomUser {
  * Unread chat: an e-mail when a message is still unread 10 minutes after it arrived, at most one
  * per room per hour (features.md §D), and a push right away to a student with no open session.
  * Both are jobs, so they survive restarts and run once with N processes; the hourly rule is a
- * conditional upsert, so even two runs racing send one e-mail.
+ * conditional upsert, so even two runs racing send one e-mail. A room and its two students belong
+ * to one campus: the jobs are filed under the campus of the send and read only that campus's rows.
  */
 export function registerChatMail(ctx: AppContext, service: NotificationService, presence: Presence): void {
   const db = ctx.db.kysely;
@@ -53,22 +55,24 @@ export function registerChatMail(ctx: AppContext, service: NotificationService, 
     // one who has the app open sees the message live, so no job at all.
     if (await presence.hasOpenSession(recipientId)) return;
     await ctx.jobs.enqueue(db, CHAT_PUSH_JOB, job, {
-      runAt: deliveryTime(now, ctx.campuses.current().timeZone),
+      runAt: deliveryTime(now, ctx.campuses.byId(requireCampusId()).timeZone),
       key: `chatpush:${message.roomId}:${recipientId}`,
     });
   });
 
   /** Unread messages from the other party, oldest first. */
-  async function unread(roomId: string, userId: number) {
+  async function unread(campusId: number, roomId: string, userId: number) {
     const read = await db
       .selectFrom('chat_reads')
       .select('last_read_message_id')
+      .where('campus_id', '=', campusId)
       .where('room_id', '=', roomId)
       .where('user_id', '=', userId)
       .executeTakeFirst();
     return db
       .selectFrom('chat_messages')
       .select(['id', 'sender_id', 'content', 'url', 'sent_at'])
+      .where('campus_id', '=', campusId)
       .where('room_id', '=', roomId)
       .where('sender_id', '<>', userId)
       .where('id', '>', read?.last_read_message_id ?? 0)
@@ -83,15 +87,16 @@ export function registerChatMail(ctx: AppContext, service: NotificationService, 
     });
   }
 
-  async function summary(job: RoomUser) {
+  async function summary(campusId: number, job: RoomUser) {
     const pair = parseRoomId(job.roomId);
     if (!pair) return null;
-    const messages = await unread(job.roomId, job.userId);
+    const messages = await unread(campusId, job.roomId, job.userId);
     const last = messages[messages.length - 1];
     if (!last) return null;
     const peer = await db
       .selectFrom('users')
       .select('first_name')
+      .where('campus_id', '=', campusId)
       .where('id', '=', last.sender_id)
       .executeTakeFirst();
     const name = peer?.first_name ?? 'Someone';
@@ -107,22 +112,25 @@ export function registerChatMail(ctx: AppContext, service: NotificationService, 
 
   ctx.jobs.register<RoomUser>(CHAT_MAIL_JOB, async (job) => {
     const now = ctx.clock();
-    if (!(await store.isEnabled(db, job.userId, 'CHAT_MESSAGE', 'email'))) return;
-    const s = await summary(job);
+    const owner = { userId: job.userId, campusId: requireCampusId() };
+    const campus = ctx.campuses.byId(owner.campusId);
+    if (!(await store.isEnabled(db, owner, 'CHAT_MESSAGE', 'email'))) return;
+    const s = await summary(owner.campusId, job);
     if (!s) return;
     const oldest = Number(s.messages[0]!.sent_at);
     if (now < oldest + DELAY_MS) return later(job, oldest + DELAY_MS);
     const mark = await db
       .selectFrom('chat_mail_marks')
       .select('last_sent_at')
+      .where('campus_id', '=', owner.campusId)
       .where('room_id', '=', job.roomId)
       .where('user_id', '=', job.userId)
       .executeTakeFirst();
     if (mark && now < Number(mark.last_sent_at) + GAP_MS)
       return later(job, Number(mark.last_sent_at) + GAP_MS);
-    if (isQuietTime(now, ctx.campuses.current().timeZone))
-      return later(job, deliveryTime(now, ctx.campuses.current().timeZone));
-    const user = await store.userContact(db, job.userId);
+    // Night at the student's campus.
+    if (isQuietTime(now, campus.timeZone)) return later(job, deliveryTime(now, campus.timeZone));
+    const user = await store.userContact(db, owner);
     if (!user) return;
     const claimed = await db
       .insertInto('chat_mail_marks')
@@ -136,15 +144,16 @@ export function registerChatMail(ctx: AppContext, service: NotificationService, 
       .returning('last_sent_at')
       .executeTakeFirst();
     if (!claimed) return;
-    await service.sendEmail(job.userId, user, 'CHAT_MESSAGE', s.title, s.body, s.link);
+    await service.sendEmail(owner, user, 'CHAT_MESSAGE', s.title, s.body, s.link);
   });
 
   ctx.jobs.register<RoomUser>(CHAT_PUSH_JOB, async (job) => {
-    if (!(await store.isEnabled(db, job.userId, 'CHAT_MESSAGE', 'push'))) return;
-    const s = await summary(job);
+    const owner = { userId: job.userId, campusId: requireCampusId() };
+    if (!(await store.isEnabled(db, owner, 'CHAT_MESSAGE', 'push'))) return;
+    const s = await summary(owner.campusId, job);
     if (!s) return;
     // One notification per room on the device: the tag replaces the previous one.
-    await service.sendPushes(job.userId, {
+    await service.sendPushes(owner, {
       title: s.title,
       body: s.body,
       link: s.link,

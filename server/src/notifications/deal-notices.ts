@@ -1,5 +1,6 @@
 import { DEAL_NOTICE, NOTIFICATION_LIMITS, REVIEW_WINDOW_MS, type NotificationType } from '@campus/contract';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import type { JobExecutor } from '../jobs/index.js';
 import { notify } from './service.js';
 import type { DomainEventMap } from '../events.js';
@@ -7,7 +8,8 @@ import type { DomainEventMap } from '../events.js';
 /**
  * Notifications for deals and reviews (features.md §D): offers, meet-ups, reminders, confirmed
  * deals, review requests and revealed reviews. Producers call these inside their transaction, so a
- * notification exists only if the change it announces commits.
+ * notification exists only if the change it announces commits. Everything here is work of one
+ * campus (the student's request, or the job's): rows are read in that campus only.
  */
 
 export const DEAL_NOTICE_JOBS = {
@@ -22,7 +24,12 @@ const REVIEW_REQUEST_DELAY_MS = NOTIFICATION_LIMITS.reviewRequestDelayHours * 3_
 type DealNoticeCard = DomainEventMap['deal.messagePosted']['card'];
 
 async function listingName(trx: JobExecutor, listingId: number): Promise<string> {
-  const row = await trx.selectFrom('listings').select('name').where('id', '=', listingId).executeTakeFirst();
+  const row = await trx
+    .selectFrom('listings')
+    .select('name')
+    .where('campus_id', '=', requireCampusId())
+    .where('id', '=', listingId)
+    .executeTakeFirst();
   return row?.name ?? 'your listing';
 }
 
@@ -106,6 +113,7 @@ export async function announceReviewsRevealed(
   const deal = await trx
     .selectFrom('deals')
     .select(['listing_name'])
+    .where('campus_id', '=', requireCampusId())
     .where('id', '=', dealId)
     .executeTakeFirst();
   if (!deal) return;
@@ -122,7 +130,12 @@ export async function announceReviewsRevealed(
 }
 
 async function firstNames(trx: JobExecutor, ids: number[]): Promise<Map<number, string>> {
-  const rows = await trx.selectFrom('users').select(['id', 'first_name']).where('id', 'in', ids).execute();
+  const rows = await trx
+    .selectFrom('users')
+    .select(['id', 'first_name'])
+    .where('campus_id', '=', requireCampusId())
+    .where('id', 'in', ids)
+    .execute();
   return new Map(rows.map((r) => [r.id, r.first_name]));
 }
 
@@ -131,6 +144,7 @@ export function registerDealNoticeJobs(ctx: AppContext): void {
   const db = ctx.db.kysely;
 
   ctx.jobs.register<{ meetupId: number }>(DEAL_NOTICE_JOBS.meetupReminder, async ({ meetupId }) => {
+    const campus = ctx.campuses.byId(requireCampusId());
     const m = await db
       .selectFrom('meetups')
       .innerJoin('listings', 'listings.id', 'meetups.listing_id')
@@ -143,6 +157,7 @@ export function registerDealNoticeJobs(ctx: AppContext): void {
         'listings.name',
         'listings.seller_id',
       ])
+      .where('meetups.campus_id', '=', campus.id)
       .where('meetups.id', '=', meetupId)
       .executeTakeFirst();
     const startsAt = Number(m?.starts_at ?? 0);
@@ -150,11 +165,13 @@ export function registerDealNoticeJobs(ctx: AppContext): void {
     const room = await db
       .selectFrom('chat_rooms')
       .select(['low_user_id', 'high_user_id'])
+      .where('campus_id', '=', campus.id)
       .where('id', '=', m.room_id)
       .executeTakeFirst();
     if (!room) return;
+    // The campus's clock: both students are there.
     const when = new Intl.DateTimeFormat('en-US', {
-      timeZone: ctx.campuses.current().timeZone,
+      timeZone: campus.timeZone,
       hour: 'numeric',
       minute: '2-digit',
     }).format(startsAt);
@@ -175,13 +192,20 @@ export function registerDealNoticeJobs(ctx: AppContext): void {
   });
 
   ctx.jobs.register<{ dealId: number }>(DEAL_NOTICE_JOBS.reviewRequest, async ({ dealId }) => {
-    const deal = await db.selectFrom('deals').selectAll().where('id', '=', dealId).executeTakeFirst();
+    const campusId = requireCampusId();
+    const deal = await db
+      .selectFrom('deals')
+      .selectAll()
+      .where('campus_id', '=', campusId)
+      .where('id', '=', dealId)
+      .executeTakeFirst();
     if (!deal) return;
     const closes = Number(deal.completed_at) + REVIEW_WINDOW_MS;
     if (ctx.clock() >= closes) return;
     const reviewed = await db
       .selectFrom('reviews')
       .select('reviewer_id')
+      .where('campus_id', '=', campusId)
       .where('deal_id', '=', dealId)
       .execute();
     const done = new Set(reviewed.map((r) => r.reviewer_id));

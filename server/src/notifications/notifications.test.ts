@@ -123,7 +123,8 @@ describe.each(variants)('notifications ($dialect, redis: $redis)', ({ dialect, r
     // A tampered link (another kind, another student) is refused.
     const forged = path.replace('SAVED_SEARCH_MATCH', 'WANTED_MATCH');
     expect((await t.app.inject({ method: 'POST', url: forged })).statusCode).toBe(400);
-    const otherUser = path.replace(`/${buyer.id}.`, `/${stranger.id}.`);
+    const otherUser = path.replace(`.${buyer.id}.`, `.${stranger.id}.`);
+    expect(otherUser).not.toBe(path);
     expect((await t.app.inject({ method: 'POST', url: otherUser })).statusCode).toBe(400);
 
     // The one-click POST, without logging in, switches off that kind's e-mail only.
@@ -369,8 +370,9 @@ describe.each(variants)('notifications ($dialect, redis: $redis)', ({ dialect, r
 
   it('unsubscribe links are per student and kind and refuse garbage', async () => {
     const secret = t.app.ctx.config.jwtSecret;
-    const token = unsubscribeToken(secret, stranger.id, 'OFFER_RECEIVED');
-    expect(token).not.toBe(unsubscribeToken(secret, stranger.id, 'OFFER_ANSWERED'));
+    const owner = { userId: stranger.id, campusId: stranger.campusId };
+    const token = unsubscribeToken(secret, owner, 'OFFER_RECEIVED');
+    expect(token).not.toBe(unsubscribeToken(secret, owner, 'OFFER_ANSWERED'));
     for (const bad of [
       'x',
       `${stranger.id}.NOPE.${'a'.repeat(32)}`,

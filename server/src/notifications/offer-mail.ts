@@ -1,5 +1,6 @@
 import { DEAL_NOTICE, NOTIFICATION_LIMITS } from '@campus/contract';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import type { JobExecutor } from '../jobs/index.js';
 import { deliveryTime, isQuietTime } from './quiet-hours.js';
 import type { NotificationService } from './service.js';
@@ -47,9 +48,13 @@ export function registerOfferMail(ctx: AppContext, service: NotificationService)
   const db = ctx.db.kysely;
   ctx.jobs.register<OfferMail>(OFFER_MAIL_JOB, async (job) => {
     const now = ctx.clock();
+    // The job runs in the campus of the student it e-mails; it reads only that campus's rows.
+    const owner = { userId: job.userId, campusId: requireCampusId() };
+    const campus = ctx.campuses.byId(owner.campusId);
     const mark = await db
       .selectFrom('offer_mail_marks')
       .select(['last_notification_id', 'last_sent_at'])
+      .where('campus_id', '=', owner.campusId)
       .where('user_id', '=', job.userId)
       .where('link', '=', job.link)
       .executeTakeFirst();
@@ -57,6 +62,7 @@ export function registerOfferMail(ctx: AppContext, service: NotificationService)
     const offers = await db
       .selectFrom('notifications')
       .select(['id', 'title', 'body', 'read_at'])
+      .where('campus_id', '=', owner.campusId)
       .where('user_id', '=', job.userId)
       .where('type', '=', 'OFFER_RECEIVED')
       .where('link', '=', job.link)
@@ -70,11 +76,11 @@ export function registerOfferMail(ctx: AppContext, service: NotificationService)
     if (mark && now < Number(mark.last_sent_at) + GAP_MS) {
       return enqueueAt(ctx, job, Number(mark.last_sent_at) + GAP_MS);
     }
-    if (isQuietTime(now, ctx.campuses.current().timeZone)) {
-      return enqueueAt(ctx, job, deliveryTime(now, ctx.campuses.current().timeZone));
+    if (isQuietTime(now, campus.timeZone)) {
+      return enqueueAt(ctx, job, deliveryTime(now, campus.timeZone));
     }
-    if (!(await store.isEnabled(db, job.userId, 'OFFER_RECEIVED', 'email'))) return;
-    const user = await store.userContact(db, job.userId);
+    if (!(await store.isEnabled(db, owner, 'OFFER_RECEIVED', 'email'))) return;
+    const user = await store.userContact(db, owner);
     if (!user) return;
     const lastId = offers[offers.length - 1]!.id;
     // Conditional claim: of two runs racing (two processes), one moves the mark and sends.
@@ -91,7 +97,7 @@ export function registerOfferMail(ctx: AppContext, service: NotificationService)
       .executeTakeFirst();
     if (!claimed) return;
     await service.sendEmail(
-      job.userId,
+      owner,
       user,
       'OFFER_RECEIVED',
       latest.title,

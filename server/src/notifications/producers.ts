@@ -1,6 +1,7 @@
 import { formatCents, NOTIFICATION_LIMITS } from '@campus/contract';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import type { Database } from '../db/schema.js';
 import type { ListingRow } from '../listings/index.js';
 import { notify } from './service.js';
@@ -59,9 +60,12 @@ export async function announcePriceDrop(
   listing: ListingRow,
   oldCents: number,
 ): Promise<void> {
+  // The edit's campus: the listing's savers are its students (notify() checks each one too).
+  const campusId = requireCampusId();
   const drops = await trx
     .selectFrom('listing_price_drops')
     .select(['old_price_cents', 'new_price_cents'])
+    .where('campus_id', '=', campusId)
     .where('listing_id', '=', listing.id)
     .orderBy('id')
     .execute();
@@ -82,6 +86,7 @@ export async function announcePriceDrop(
   const savers = await trx
     .selectFrom('listing_saves')
     .select('user_id')
+    .where('listing_saves.campus_id', '=', campusId)
     .where('listing_id', '=', listing.id)
     .where('user_id', '<>', listing.seller_id)
     .where(({ not, exists, selectFrom }) =>
@@ -89,6 +94,7 @@ export async function announcePriceDrop(
         exists(
           selectFrom('notifications')
             .select('notifications.id')
+            .where('notifications.campus_id', '=', campusId)
             .whereRef('notifications.user_id', '=', 'listing_saves.user_id')
             .where('notifications.type', '=', 'PRICE_DROP')
             .where('notifications.subject_id', '=', listing.id)

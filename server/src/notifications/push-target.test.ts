@@ -125,7 +125,14 @@ describe.each(dialects)('push endpoints must be public (%s)', (dialect) => {
     for (const endpoint of [`http://localhost:${port}/push/c`, `http://127.0.0.1:${port}/push/d`]) {
       await strict.app.ctx.db.kysely
         .insertInto('push_subscriptions')
-        .values({ user_id: s.id, endpoint, p256dh: keys.p256dh, auth: keys.auth, created_at: Date.now() })
+        .values({
+          campus_id: s.campusId,
+          user_id: s.id,
+          endpoint,
+          p256dh: keys.p256dh,
+          auth: keys.auth,
+          created_at: Date.now(),
+        })
         .execute();
     }
     const before = pushService.received.length;

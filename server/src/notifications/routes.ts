@@ -54,7 +54,7 @@ export function notificationRoutes(ctx: AppContext, service: NotificationService
         response: notificationPageResponse,
         errors: [400],
       }),
-      async (request) => service.list(principalOf(request).userId, request.query),
+      async (request) => service.list(principalOf(request), request.query),
     );
     app.post(
       '/notifications/read',
@@ -66,7 +66,7 @@ export function notificationRoutes(ctx: AppContext, service: NotificationService
         response: markNotificationsReadResponse,
         errors: [400],
       }),
-      async (request) => service.markRead(principalOf(request).userId, request.body),
+      async (request) => service.markRead(principalOf(request), request.body),
     );
     app.get(
       '/users/me/notification-settings',
@@ -77,7 +77,7 @@ export function notificationRoutes(ctx: AppContext, service: NotificationService
         response: notificationSettingsResponse,
         errors: [],
       }),
-      async (request) => service.settings(principalOf(request).userId),
+      async (request) => service.settings(principalOf(request)),
     );
     app.put(
       '/users/me/notification-settings',
@@ -89,7 +89,7 @@ export function notificationRoutes(ctx: AppContext, service: NotificationService
         response: notificationSettingsResponse,
         errors: [400],
       }),
-      async (request) => service.updateSettings(principalOf(request).userId, request.body),
+      async (request) => service.updateSettings(principalOf(request), request.body),
     );
     app.post(
       '/push/subscriptions',
@@ -103,7 +103,7 @@ export function notificationRoutes(ctx: AppContext, service: NotificationService
         errors: [400, 503],
       }),
       async (request, reply) => {
-        await service.subscribe(principalOf(request).userId, request.body);
+        await service.subscribe(principalOf(request), request.body);
         return reply.code(201).send({ subscribed: true });
       },
     );
@@ -119,7 +119,7 @@ export function notificationRoutes(ctx: AppContext, service: NotificationService
       }),
       async (request, reply) => {
         const { endpoint } = parseOr400(pushUnsubscribeBody, request.body);
-        await service.unsubscribe(principalOf(request).userId, endpoint);
+        await service.unsubscribe(principalOf(request), endpoint);
         return reply.code(204).send();
       },
     );
@@ -136,7 +136,7 @@ export function notificationRoutes(ctx: AppContext, service: NotificationService
       }),
       async (request) => {
         const { roomId } = request.params as { roomId: string };
-        const userId = principalOf(request).userId;
+        const { userId, campusId } = principalOf(request);
         const pair = parseRoomId(roomId);
         if (!pair) throw notFound(MESSAGES.notFound);
         if (pair[0] !== userId && pair[1] !== userId) throw forbidden(MESSAGES.chatRoomForbidden);
@@ -144,6 +144,7 @@ export function notificationRoutes(ctx: AppContext, service: NotificationService
         const row = await ctx.db.kysely
           .selectFrom('chat_reads')
           .select('last_read_message_id')
+          .where('campus_id', '=', campusId)
           .where('room_id', '=', roomId)
           .where('user_id', '=', peer)
           .executeTakeFirst();

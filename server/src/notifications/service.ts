@@ -15,9 +15,10 @@ import {
   type PushPayload,
 } from '@campus/contract';
 import type { AppContext } from '../context.js';
+import { acrossCampuses, currentScope, requireCampusId } from '../db/campus-scope.js';
 import { badRequest, parseOr400 } from '../http/errors.js';
 import type { JobExecutor } from '../jobs/index.js';
-import { enqueueMail } from '../mail/index.js';
+import { campusBaseUrl, enqueueMail } from '../mail/index.js';
 import { notificationMail } from './email.js';
 import { scheduleOfferMail } from './offer-mail.js';
 import type { Presence } from './presence.js';
@@ -31,6 +32,7 @@ import {
 } from './push.js';
 import { deliveryTime } from './quiet-hours.js';
 import * as store from './store.js';
+import type { Owner } from './store.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
 export const NOTIFY_JOBS = {
@@ -58,10 +60,24 @@ export interface NotifyInput {
  * Creates a notification inside the caller's transaction (`executor`): the row, its live delivery
  * to every open session, and its e-mail/push — held until 07:00 campus time when it is night —
  * exist only if the caller's change commits. This is the one entry point for other features.
+ *
+ * A notice belongs to the recipient's campus and only ever reaches a student of the campus in
+ * scope: one for a student of another campus (or none) is dropped, with a warning, so a producer
+ * that forgot its campus filter tells nobody across campuses. Work across campuses (an operator's
+ * moderation) files the notice under the recipient's own campus.
  */
 export async function notify(ctx: AppContext, executor: JobExecutor, input: NotifyInput): Promise<number> {
+  const campusId = await recipientCampus(executor, input.userId);
+  if (campusId === undefined) {
+    ctx.logger.warn(
+      { userId: input.userId, type: input.type },
+      'notification for a student outside the campus in scope dropped',
+    );
+    return 0;
+  }
   const now = ctx.clock();
   const row = await store.insertNotification(executor, {
+    campusId,
     userId: input.userId,
     type: input.type,
     title: input.title,
@@ -73,14 +89,34 @@ export async function notify(ctx: AppContext, executor: JobExecutor, input: Noti
   });
   // Already told (same dedupe key): nothing new to deliver.
   if (!row) return 0;
-  await ctx.jobs.enqueue(executor, NOTIFY_JOBS.live, { id: row.id });
+  await ctx.jobs.enqueue(executor, NOTIFY_JOBS.live, { id: row.id }, { campusId });
   await ctx.jobs.enqueue(
     executor,
     NOTIFY_JOBS.send,
     { id: row.id },
-    { runAt: deliveryTime(now, ctx.campuses.current().timeZone) },
+    // Night is the recipient's campus's night.
+    { runAt: deliveryTime(now, ctx.campuses.byId(campusId).timeZone), campusId },
   );
   return row.id;
+}
+
+/**
+ * The campus the notice is filed under: the one in scope if the recipient is its student (else
+ * none); across campuses, the recipient's own. No scope at all is a programming error.
+ */
+async function recipientCampus(executor: JobExecutor, userId: number): Promise<number | undefined> {
+  const scope = currentScope();
+  if (!scope) throw new Error('notify() with no campus in scope: run it inside inCampus()');
+  if ('campusId' in scope) {
+    const own = await store.isStudentOf(executor, { userId, campusId: scope.campusId });
+    return own ? scope.campusId : undefined;
+  }
+  const row = await executor
+    .selectFrom('users')
+    .select('campus_id')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row ? Number(row.campus_id) : undefined;
 }
 
 /** The button of each e-mail. */
@@ -116,26 +152,26 @@ export class NotificationService {
     this.ctx.jobs.register<{ id: number }>(NOTIFY_JOBS.send, ({ id }) => this.deliverOutside(id));
   }
 
-  // ---- centre
+  // ---- centre (each call names its student: a request's principal)
 
-  async list(userId: number, query: unknown): Promise<NotificationPage> {
+  async list(owner: Owner, query: unknown): Promise<NotificationPage> {
     const q = parseOr400(notificationPageQuery, query);
     const limit = q.limit ?? NOTIFICATION_LIMITS.pageDefault;
-    const page = await store.listNotifications(this.db, userId, { before: q.before, limit });
+    const page = await store.listNotifications(this.db, owner, { before: q.before, limit });
     const last = page.rows[page.rows.length - 1];
     return {
       notifications: page.rows.map(store.toNotification),
-      unreadCount: await store.unreadCount(this.db, userId),
+      unreadCount: await store.unreadCount(this.db, owner),
       nextBefore: page.more && last ? last.id : null,
     };
   }
 
-  async markRead(userId: number, body: unknown): Promise<{ unreadCount: number }> {
+  async markRead(owner: Owner, body: unknown): Promise<{ unreadCount: number }> {
     const { upTo } = parseOr400(markNotificationsReadBody, body);
-    await store.markReadUpTo(this.db, userId, upTo, this.ctx.clock());
-    const unreadCount = await store.unreadCount(this.db, userId);
+    await store.markReadUpTo(this.db, owner, upTo, this.ctx.clock());
+    const unreadCount = await store.unreadCount(this.db, owner);
     // The caller's other tabs and devices update their bell too.
-    await this.presence.publish([userId], NOTIFY_STOMP_PATHS.notifications, {
+    await this.presence.publish([owner.userId], NOTIFY_STOMP_PATHS.notifications, {
       type: 'read',
       upTo,
       unreadCount,
@@ -145,28 +181,28 @@ export class NotificationService {
 
   // ---- settings
 
-  async settings(userId: number): Promise<NotificationSettings> {
+  async settings(owner: Owner): Promise<NotificationSettings> {
     const kinds = Object.fromEntries(
       NOTIFICATION_KINDS.map((k) => [k, { email: true, push: true }]),
     ) as NotificationSettings['kinds'];
-    for (const p of await store.listPrefs(this.db, userId)) {
+    for (const p of await store.listPrefs(this.db, owner)) {
       const entry = kinds[p.kind as NotificationKind];
       if (entry && (p.channel === 'email' || p.channel === 'push')) entry[p.channel] = p.enabled === 1;
     }
     return { kinds };
   }
 
-  async updateSettings(userId: number, body: unknown): Promise<NotificationSettings> {
+  async updateSettings(owner: Owner, body: unknown): Promise<NotificationSettings> {
     const { kinds } = parseOr400(notificationSettingsBody, body);
     const entries = Object.entries(kinds) as Array<[NotificationKind, { email?: boolean; push?: boolean }]>;
     if (entries.length === 0) throw badRequest(NOTIFY_MESSAGES.settingsEmpty);
     await this.db.transaction().execute(async (trx) => {
       for (const [kind, channels] of entries) {
-        if (channels.email !== undefined) await store.setPref(trx, userId, kind, 'email', channels.email);
-        if (channels.push !== undefined) await store.setPref(trx, userId, kind, 'push', channels.push);
+        if (channels.email !== undefined) await store.setPref(trx, owner, kind, 'email', channels.email);
+        if (channels.push !== undefined) await store.setPref(trx, owner, kind, 'push', channels.push);
       }
     });
-    return this.settings(userId);
+    return this.settings(owner);
   }
 
   // ---- push subscriptions
@@ -175,16 +211,31 @@ export class NotificationService {
     return this.vapid.publicKey;
   }
 
-  async subscribe(userId: number, body: unknown): Promise<void> {
+  async subscribe(owner: Owner, body: unknown): Promise<void> {
     const sub = parseSubscription(this.ctx, body);
     await checkEndpointTarget(this.ctx, sub.endpoint);
+    // The endpoint is the browser's own unguessable address: whoever posts it holds that browser,
+    // so an account of another campus that used this browser before stops getting its pushes
+    // (they would show on this student's screen). The one write across campuses here, by endpoint.
+    await acrossCampuses(() =>
+      this.db
+        .deleteFrom('push_subscriptions')
+        .where('endpoint', '=', sub.endpoint)
+        .where('campus_id', '<>', owner.campusId)
+        .execute(),
+    );
     await this.db.transaction().execute(async (trx) => {
       // The same browser re-subscribing (or another account on it) takes the endpoint over.
-      await trx.deleteFrom('push_subscriptions').where('endpoint', '=', sub.endpoint).execute();
+      await trx
+        .deleteFrom('push_subscriptions')
+        .where('campus_id', '=', owner.campusId)
+        .where('endpoint', '=', sub.endpoint)
+        .execute();
       const mine = await trx
         .selectFrom('push_subscriptions')
         .select('id')
-        .where('user_id', '=', userId)
+        .where('campus_id', '=', owner.campusId)
+        .where('user_id', '=', owner.userId)
         .orderBy('id')
         .execute();
       // Oldest devices make room: a student never has to clean up to turn push on.
@@ -192,6 +243,7 @@ export class NotificationService {
       if (excess > 0)
         await trx
           .deleteFrom('push_subscriptions')
+          .where('campus_id', '=', owner.campusId)
           .where(
             'id',
             'in',
@@ -203,31 +255,34 @@ export class NotificationService {
       const now = this.ctx.clock();
       await trx
         .insertInto('push_subscriptions')
-        .values({ user_id: userId, ...sub, created_at: now })
+        .values({ campus_id: owner.campusId, user_id: owner.userId, ...sub, created_at: now })
         .onConflict((oc) =>
           oc
             .column('endpoint')
-            .doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, created_at: now }),
+            .doUpdateSet({ user_id: owner.userId, p256dh: sub.p256dh, auth: sub.auth, created_at: now }),
         )
         .execute();
     });
   }
 
-  async unsubscribe(userId: number, endpoint: string): Promise<void> {
+  async unsubscribe(owner: Owner, endpoint: string): Promise<void> {
     await this.db
       .deleteFrom('push_subscriptions')
-      .where('user_id', '=', userId)
+      .where('campus_id', '=', owner.campusId)
+      .where('user_id', '=', owner.userId)
       .where('endpoint', '=', endpoint)
       .execute();
   }
 
   // ---- delivery (jobs)
 
+  /** A delivery job runs in the notification's campus: the row is read only there. */
   private async deliverLive(id: number): Promise<void> {
-    const row = await store.findNotification(this.db, id);
+    const row = await store.findNotification(this.db, requireCampusId(), id);
     if (!row) return;
+    const owner = { userId: row.user_id, campusId: Number(row.campus_id) };
     const notification: AppNotification = store.toNotification(row);
-    const unreadCount = await store.unreadCount(this.db, row.user_id);
+    const unreadCount = await store.unreadCount(this.db, owner);
     await this.presence.publish([row.user_id], NOTIFY_STOMP_PATHS.notifications, {
       type: 'notification',
       notification,
@@ -241,25 +296,27 @@ export class NotificationService {
    * of this job finds it marked and sends nothing; push follows the commit (at most once).
    */
   private async deliverOutside(id: number): Promise<void> {
-    const row = await store.findNotification(this.db, id);
+    const campusId = requireCampusId();
+    const row = await store.findNotification(this.db, campusId, id);
     if (!row || row.delivered_at !== null) return;
+    const owner = { userId: row.user_id, campusId };
     const kind = row.type as NotificationType;
-    const user = await store.userContact(this.db, row.user_id);
+    const user = await store.userContact(this.db, owner);
     if (!user) return;
-    const email = await store.isEnabled(this.db, row.user_id, kind, 'email');
+    const email = await store.isEnabled(this.db, owner, kind, 'email');
     const first = await this.db.transaction().execute(async (trx) => {
-      if (!(await store.claimDelivery(trx, id, this.ctx.clock()))) return false;
+      if (!(await store.claimDelivery(trx, campusId, id, this.ctx.clock()))) return false;
       if (email) {
         // A burst of offers in one chat is one e-mail (offer-mail.ts), not one per offer.
         if (kind === 'OFFER_RECEIVED')
           await scheduleOfferMail(this.ctx, { userId: row.user_id, link: row.link }, trx);
-        else await this.sendEmail(row.user_id, user, kind, row.title, row.body, row.link, trx);
+        else await this.sendEmail(owner, user, kind, row.title, row.body, row.link, trx);
       }
       return true;
     });
     if (!first) return;
-    if (await store.isEnabled(this.db, row.user_id, kind, 'push')) {
-      await this.sendPushes(row.user_id, {
+    if (await store.isEnabled(this.db, owner, kind, 'push')) {
+      await this.sendPushes(owner, {
         title: row.title,
         body: row.body,
         link: row.link,
@@ -268,8 +325,12 @@ export class NotificationService {
     }
   }
 
+  /**
+   * Queues a notification e-mail in the words of the student's campus: its name in the header and
+   * footer, and every link (the action, settings, unsubscribe) to the campus's own site.
+   */
   async sendEmail(
-    userId: number,
+    owner: Owner,
     user: { email: string; first_name: string },
     kind: NotificationKind,
     title: string,
@@ -277,31 +338,28 @@ export class NotificationService {
     link: string,
     executor: JobExecutor = this.db,
   ): Promise<void> {
-    const publicUrl = this.ctx.config.publicUrl;
+    const campus = this.ctx.campuses.byId(owner.campusId);
+    const site = campusBaseUrl(this.ctx.config.publicUrl, campus);
     const message = await notificationMail({
       to: user.email,
       firstName: user.first_name,
-      campusName: this.ctx.campuses.current().name,
+      campusName: campus.name,
       kind,
       title,
       body,
-      actionUrl: `${publicUrl}${link}`,
+      actionUrl: `${site}${link}`,
       actionLabel: ACTION_LABEL[kind],
       reason: `“${NOTIFICATION_KIND_LABELS[kind]}”`,
-      unsubscribeUrl: unsubscribeUrl(this.ctx, userId, kind),
-      settingsUrl: `${publicUrl}/settings/notifications`,
+      unsubscribeUrl: unsubscribeUrl(this.ctx, owner, kind),
+      settingsUrl: `${site}/settings/notifications`,
     });
     await enqueueMail(this.ctx, executor, message);
   }
 
   /** Pushes to every device of the student unless a session of theirs is open (they saw it live). */
-  async sendPushes(userId: number, payload: PushPayload): Promise<void> {
-    if (await this.presence.hasOpenSession(userId)) return;
-    const subs = await this.db
-      .selectFrom('push_subscriptions')
-      .select(['id', 'endpoint', 'p256dh', 'auth'])
-      .where('user_id', '=', userId)
-      .execute();
+  async sendPushes(owner: Owner, payload: PushPayload): Promise<void> {
+    if (await this.presence.hasOpenSession(owner.userId)) return;
+    const subs = await store.pushSubscriptions(this.db, owner);
     const subject = this.ctx.config.vapidSubject ?? vapidSubjectFrom(this.ctx.config.mailFrom);
     const policy = targetPolicy(this.ctx);
     for (const sub of subs) {
@@ -316,7 +374,11 @@ export class NotificationService {
       if (result === 'refused')
         this.ctx.logger.warn({ subscriptionId: sub.id }, 'push endpoint is internal; subscription deleted');
       if (result === 'gone' || result === 'refused')
-        await this.db.deleteFrom('push_subscriptions').where('id', '=', sub.id).execute();
+        await this.db
+          .deleteFrom('push_subscriptions')
+          .where('campus_id', '=', owner.campusId)
+          .where('id', '=', sub.id)
+          .execute();
     }
   }
 }

@@ -5,7 +5,17 @@ import type { Database, NotificationsTable } from '../db/schema.js';
 type Executor = Kysely<Database>;
 export type NotificationRow = Selectable<NotificationsTable>;
 
+/**
+ * A student's rows: every read and write here names the student and their campus, so a row of
+ * another campus answers like no row at all on both databases (SQLite has no row security).
+ */
+export interface Owner {
+  userId: number;
+  campusId: number;
+}
+
 export interface NewNotification {
+  campusId: number;
   userId: number;
   type: NotificationType;
   title: string;
@@ -17,7 +27,10 @@ export interface NewNotification {
   dedupeKey?: string | null;
 }
 
-/** The new row, or undefined when a row with the same dedupe key exists already. */
+/**
+ * The new row, or undefined when a row with the same dedupe key
+ * exists already.
+ */
 export async function insertNotification(
   db: Executor,
   n: NewNotification,
@@ -25,6 +38,7 @@ export async function insertNotification(
   return db
     .insertInto('notifications')
     .values({
+      campus_id: n.campusId,
       user_id: n.userId,
       type: n.type,
       title: n.title.slice(0, 200),
@@ -40,14 +54,31 @@ export async function insertNotification(
     .executeTakeFirst();
 }
 
+/** Whether the user is a student of this campus (a notice is only ever for one of its own). */
+export async function isStudentOf(db: Executor, owner: Owner): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', owner.userId)
+    .where('campus_id', '=', owner.campusId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Marks the notification's e-mail and push as sent, once: true for the first caller only, so a
  * delivery job that runs again (a crash after it queued the e-mail) sends nothing twice.
  */
-export async function claimDelivery(db: Executor, id: number, now: number): Promise<boolean> {
+export async function claimDelivery(
+  db: Executor,
+  campusId: number,
+  id: number,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('notifications')
     .set({ delivered_at: now })
+    .where('campus_id', '=', campusId)
     .where('id', '=', id)
     .where('delivered_at', 'is', null)
     .executeTakeFirst();
@@ -66,17 +97,30 @@ export function toNotification(row: NotificationRow): AppNotification {
   };
 }
 
-export async function findNotification(db: Executor, id: number): Promise<NotificationRow | undefined> {
-  return db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findNotification(
+  db: Executor,
+  campusId: number,
+  id: number,
+): Promise<NotificationRow | undefined> {
+  return db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('campus_id', '=', campusId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Newest first; `before` pages to older rows. One extra row tells whether there is a next page. */
 export async function listNotifications(
   db: Executor,
-  userId: number,
+  owner: Owner,
   page: { before?: number; limit: number },
 ): Promise<{ rows: NotificationRow[]; more: boolean }> {
-  let q = db.selectFrom('notifications').selectAll().where('user_id', '=', userId);
+  let q = db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('campus_id', '=', owner.campusId)
+    .where('user_id', '=', owner.userId);
   if (page.before !== undefined) q = q.where('id', '<', page.before);
   const rows = await q
     .orderBy('id', 'desc')
@@ -85,22 +129,24 @@ export async function listNotifications(
   return { rows: rows.slice(0, page.limit), more: rows.length > page.limit };
 }
 
-export async function unreadCount(db: Executor, userId: number): Promise<number> {
+export async function unreadCount(db: Executor, owner: Owner): Promise<number> {
   const row = await db
     .selectFrom('notifications')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId)
+    .where('campus_id', '=', owner.campusId)
+    .where('user_id', '=', owner.userId)
     .where('read_at', 'is', null)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
 /** The read marker: everything up to `upTo` is read (earlier reads keep their time). */
-export async function markReadUpTo(db: Executor, userId: number, upTo: number, now: number): Promise<void> {
+export async function markReadUpTo(db: Executor, owner: Owner, upTo: number, now: number): Promise<void> {
   await db
     .updateTable('notifications')
     .set({ read_at: now })
-    .where('user_id', '=', userId)
+    .where('campus_id', '=', owner.campusId)
+    .where('user_id', '=', owner.userId)
     .where('id', '<=', upTo)
     .where('read_at', 'is', null)
     .execute();
@@ -109,25 +155,27 @@ export async function markReadUpTo(db: Executor, userId: number, upTo: number, n
 /** The stored switches (only ones that differ from "on" matter, but both are kept). */
 export async function listPrefs(
   db: Executor,
-  userId: number,
+  owner: Owner,
 ): Promise<Array<{ kind: string; channel: string; enabled: number }>> {
   return db
     .selectFrom('notification_prefs')
     .select(['kind', 'channel', 'enabled'])
-    .where('user_id', '=', userId)
+    .where('campus_id', '=', owner.campusId)
+    .where('user_id', '=', owner.userId)
     .execute();
 }
 
 export async function isEnabled(
   db: Executor,
-  userId: number,
+  owner: Owner,
   kind: string,
   channel: NotificationChannel,
 ): Promise<boolean> {
   const row = await db
     .selectFrom('notification_prefs')
     .select('enabled')
-    .where('user_id', '=', userId)
+    .where('campus_id', '=', owner.campusId)
+    .where('user_id', '=', owner.userId)
     .where('kind', '=', kind)
     .where('channel', '=', channel)
     .executeTakeFirst();
@@ -136,21 +184,39 @@ export async function isEnabled(
 
 export async function setPref(
   db: Executor,
-  userId: number,
+  owner: Owner,
   kind: string,
   channel: NotificationChannel,
   enabled: boolean,
 ): Promise<void> {
   await db
     .insertInto('notification_prefs')
-    .values({ user_id: userId, kind, channel, enabled: enabled ? 1 : 0 })
+    .values({ campus_id: owner.campusId, user_id: owner.userId, kind, channel, enabled: enabled ? 1 : 0 })
     .onConflict((oc) => oc.columns(['user_id', 'kind', 'channel']).doUpdateSet({ enabled: enabled ? 1 : 0 }))
     .execute();
 }
 
 export async function userContact(
   db: Executor,
-  userId: number,
+  owner: Owner,
 ): Promise<{ email: string; first_name: string } | undefined> {
-  return db.selectFrom('users').select(['email', 'first_name']).where('id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['email', 'first_name'])
+    .where('id', '=', owner.userId)
+    .where('campus_id', '=', owner.campusId)
+    .executeTakeFirst();
+}
+
+/** The student's push devices. */
+export async function pushSubscriptions(
+  db: Executor,
+  owner: Owner,
+): Promise<Array<{ id: number; endpoint: string; p256dh: string; auth: string }>> {
+  return db
+    .selectFrom('push_subscriptions')
+    .select(['id', 'endpoint', 'p256dh', 'auth'])
+    .where('campus_id', '=', owner.campusId)
+    .where('user_id', '=', owner.userId)
+    .execute();
 }
