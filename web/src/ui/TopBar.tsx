@@ -193,6 +193,11 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
         hidden={!menuOpen}
         className="border-t border-slate-200 bg-white px-4 py-3 shadow-lift sm:px-6 md:hidden"
       >
+        {campus && (
+          <p className="px-3 pb-2 text-sm text-slate-600">
+            Your campus: <span className="font-semibold text-slate-900">{campusLabel(campus)}</span>
+          </p>
+        )}
         <ul className="space-y-1">
           <li>
             <NavLink to="/personalListings" className={mobileLinkClass}>
