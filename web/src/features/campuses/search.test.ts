@@ -115,7 +115,7 @@ describe('campus wording', () => {
     expect(addressHint([])).toBe('Use your university e-mail address');
   });
 
-  it("promises verified students of the campus, by its name", () => {
+  it('promises verified students of the campus, by its name', () => {
     expect(onlyVerifiedStudents('MSU')).toBe('Only for verified MSU students');
     expect(onlyVerifiedStudents('The Ohio State University')).toBe(
       'Only for verified students of The Ohio State University',
