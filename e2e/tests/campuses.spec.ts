@@ -138,6 +138,7 @@ test("a UW student's marketplace holds nothing of MSU's, and the other way round
   // The header names each student's own campus.
   await expect(uw.getByRole('banner')).toContainText(UW);
   await shoot(uw, 'campus-uw-dashboard');
+  await expectAccessible(uw, 'campus-uw-dashboard');
   await expect(msu.getByRole('banner')).toContainText('MSU');
   await expect(msu.getByRole('banner')).not.toContainText(UW);
 

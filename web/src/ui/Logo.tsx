@@ -54,7 +54,7 @@ export function Logo({
       <LogoMark />
       {campus ? (
         <span className="flex min-w-0 flex-col gap-0.5">
-          {wordmark}
+          {wordmark}{' '}
           <span
             title={campus}
             className={cx(
