@@ -9,6 +9,7 @@ import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { DEFAULT_LIMITS, type LimitName, type LimitPolicy } from '../../server/src/http/rate-limit.js';
 import type { ListingsModule } from '../../server/src/listings/index.js';
+import { TEST_CAMPUSES } from '../../server/test/campuses.js';
 import { MailCapture } from '../../server/test/mail-capture.js';
 import { insertVerifiedStudent } from '../../server/test/students.js';
 import { APP_PORT, MAIL_PORT } from './ports.js';
@@ -23,10 +24,13 @@ const config = loadConfig({
   DATA_DIR: dataDir,
   SMTP_URL: smtpUrl,
   PUBLIC_URL: `http://localhost:${APP_PORT}`,
-  ALLOWED_EMAIL_DOMAINS: 'msu.edu',
+  // Two campuses (features.md §E): MSU, the default, where every journey's students are unless
+  // they say otherwise, and the University of Washington (uw.edu), whose students must never see
+  // MSU's (campuses.spec.ts). The safety journey signs moderator.e2e@msu.edu up as MSU's moderator.
+  CAMPUSES: JSON.stringify(
+    TEST_CAMPUSES.map((c) => (c.slug === 'msu' ? { ...c, moderators: ['moderator.e2e@msu.edu'] } : c)),
+  ),
   LOG_LEVEL: 'warn',
-  // The safety journey signs this address up as its moderator.
-  MODERATOR_EMAILS: 'moderator.e2e@msu.edu',
 });
 // Every journey's students come from 127.0.0.1, so the per-IP limits (20 sign-ups an hour…) would
 // trip once the suite signs up more students than one real network would; per-account limits stay.

@@ -10,12 +10,19 @@ export interface E2EStudent {
   password: string;
 }
 
-export function newStudent(firstName: string, lastName: string): E2EStudent {
+/** The e-mail domains of the test server's campuses (support/serve.ts): MSU is the default. */
+export const CAMPUS_DOMAINS = { msu: 'msu.edu', uw: 'uw.edu' } as const;
+
+export function newStudent(
+  firstName: string,
+  lastName: string,
+  domain: string = CAMPUS_DOMAINS.msu,
+): E2EStudent {
   seq += 1;
   return {
     firstName,
     lastName,
-    email: `${firstName.toLowerCase()}.${Date.now().toString(36)}${seq}@msu.edu`,
+    email: `${firstName.toLowerCase()}.${Date.now().toString(36)}${seq}@${domain}`,
     password: 'spartan-market-2026',
   };
 }
@@ -56,8 +63,9 @@ export async function registeredStudent(
   page: Page,
   firstName: string,
   lastName: string,
+  domain: string = CAMPUS_DOMAINS.msu,
 ): Promise<E2EStudent> {
-  const s = newStudent(firstName, lastName);
+  const s = newStudent(firstName, lastName, domain);
   await seedStudent(page, s);
   await logIn(page, s);
   await expect(page).toHaveURL(/\/dashboard/);

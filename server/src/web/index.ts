@@ -24,8 +24,9 @@ export const RENDER_BUDGET_MS = 1500;
 
 /**
  * `fetch` for the renderer: the app's GET API calls answered by this server's own routes, as the
- * student whose cookie came with the page request (bearer header, client address), so every rule
- * of the API applies. Only reads: a page render never changes anything.
+ * student whose cookie came with the page request (bearer header, client address, and Host: a
+ * visitor's campus is the one whose `hosts` list it, features.md §E), so every rule of the API
+ * applies. Only reads: a page render never changes anything.
  */
 function inProcessFetch(app: FastifyInstance, request: FastifyRequest, token: string | null): typeof fetch {
   return async (input, init) => {
@@ -38,6 +39,7 @@ function inProcessFetch(app: FastifyInstance, request: FastifyRequest, token: st
       url: url.pathname + url.search,
       headers: {
         accept: 'application/json',
+        host: request.host,
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(request.headers['user-agent'] ? { 'user-agent': request.headers['user-agent'] } : {}),
       },

@@ -11,7 +11,15 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCookie } from '@campus/contract/session';
-import { createStudent, createTestApp, dialects, type Student, type TestApp } from '../../test/helper.js';
+import {
+  TEST_CAMPUS_DOMAINS,
+  TWO_CAMPUSES,
+  createStudent,
+  createTestApp,
+  dialects,
+  type Student,
+  type TestApp,
+} from '../../test/helper.js';
 
 const SHELL = `<!doctype html>
 <html lang="en">
@@ -31,11 +39,15 @@ const DASHBOARD_PRELOADS =
 /**
  * Renders the student's name from GET /users/info (fetched through the given fetch), refuses a
  * POST, and follows instructions in the URL: `/slow` never answers, `/boom` throws, `/public-only`
- * renders only for a logged-out visitor; a token goes into the state so a test can see which
- * student the render was for.
+ * renders only for a logged-out visitor, `/campus` names the campus of the render (GET /public/campus)
+ * and its time zone; a token goes into the state so a test can see which student the render was for.
  */
 const RENDERER = `
-export async function render({ url, token, fetch }) {
+export async function render({ url, token, fetch, timeZone }) {
+  if (url.startsWith('/campus')) {
+    const campus = await (await fetch('/public/campus')).json();
+    return { html: '<p>' + campus.name + ' ' + timeZone + '</p>', state: '{}' };
+  }
   if (url.startsWith('/slow')) return new Promise(() => {});
   if (url.startsWith('/boom')) throw new Error('render failed');
   if (url.startsWith('/post')) {
@@ -65,7 +77,12 @@ describe.each(dialects)('server-rendered pages (%s)', (dialect) => {
     // A budget no real render here comes near even on a loaded machine (a render reads the API, and
     // a 50 ms budget sent the shell instead under load), while the never-answering render still
     // shows the give-up path; it costs that one test the budget's wait.
-    t = await createTestApp({ dialect, webDist: path.join(webRoot, 'dist'), pageRenderBudgetMs: 2_000 });
+    t = await createTestApp({
+      dialect,
+      env: TWO_CAMPUSES,
+      webDist: path.join(webRoot, 'dist'),
+      pageRenderBudgetMs: 2_000,
+    });
     student = await createStudent(t, { firstName: 'Ada' });
   });
 
@@ -74,12 +91,13 @@ describe.each(dialects)('server-rendered pages (%s)', (dialect) => {
     await rm(webRoot, { recursive: true, force: true });
   });
 
-  const page = (url: string, cookie?: string, encoding?: string) =>
+  const page = (url: string, cookie?: string, encoding?: string, host?: string) =>
     t.app.inject({
       method: 'GET',
       url,
       headers: {
         accept: 'text/html',
+        ...(host ? { host } : {}),
         ...(cookie ? { cookie } : {}),
         ...(encoding ? { 'accept-encoding': encoding } : {}),
       },
@@ -103,6 +121,23 @@ describe.each(dialects)('server-rendered pages (%s)', (dialect) => {
     expect(res.body).not.toContain('<script type="module"');
     expect(res.body).not.toContain('modulepreload');
     expect(res.body).toContain('<link rel="stylesheet" crossorigin href="/assets/index-abc.css">');
+  });
+
+  it("renders a visitor's page for the campus of its Host, else the default campus", async () => {
+    expect((await page('/campus', undefined, undefined, 'market.uw.edu')).body).toContain(
+      '<p>University of Washington America/Los_Angeles</p>',
+    );
+    expect((await page('/campus')).body).toContain('<p>MSU America/Detroit</p>');
+  });
+
+  it("renders a student's page for the student's campus, whatever the Host", async () => {
+    const uw = await createStudent(t, { domain: TEST_CAMPUS_DOMAINS.uw });
+    expect((await page('/campus', `cm_token=${uw.token}`)).body).toContain(
+      '<p>University of Washington America/Los_Angeles</p>',
+    );
+    expect((await page('/campus', `cm_token=${student.token}`, undefined, 'market.uw.edu')).body).toContain(
+      '<p>MSU America/Detroit</p>',
+    );
   });
 
   it('escapes the state so that it cannot close its script element', async () => {

@@ -1,5 +1,6 @@
 import type {
   CampusInfo,
+  CampusSummary,
   ChangePasswordPayload,
   LoginPayload,
   ResetConfirmPayload,
@@ -51,6 +52,16 @@ export function getUserInfo(email: string, signal?: AbortSignal): Promise<UserIn
   return api.get<UserInfo>('/users/info', { query: { email }, signal });
 }
 
+/**
+ * The campus of this visit (features.md §E): the logged-in student's, else the Host's, else the
+ * default. A public path, but the token goes with it when there is one: it is what makes the
+ * answer the student's campus. The server ignores a bad token here (never a 401).
+ */
 export function getCampusInfo(signal?: AbortSignal): Promise<CampusInfo> {
-  return api.get<CampusInfo>('/public/campus', { signal });
+  return api.get<CampusInfo>('/public/campus', { signal, auth: true, redirectOn401: false });
+}
+
+/** Every campus students can join, in name order (the "find your campus" picker). */
+export function getCampuses(signal?: AbortSignal): Promise<CampusSummary[]> {
+  return api.get<CampusSummary[]>('/public/campuses', { signal });
 }

@@ -22,23 +22,52 @@ export function LogoMark({ className }: { className?: string }) {
   );
 }
 
-/** Product logo linking to / (spec §2 top bar). */
-export function Logo({ tone = 'dark', className }: { tone?: 'dark' | 'light'; className?: string }) {
+/**
+ * Product logo linking to / (spec §2 top bar). With `campus`, the campus's name sits under the
+ * word mark (features.md §E: one deployment serves many campuses, each student sees theirs).
+ */
+export function Logo({
+  tone = 'dark',
+  campus,
+  className,
+}: {
+  tone?: 'dark' | 'light';
+  campus?: string | null;
+  className?: string;
+}) {
+  const wordmark = (
+    <span
+      className={cx('text-base leading-none sm:text-lg', tone === 'dark' ? 'text-brand-900' : 'text-white')}
+    >
+      Campus<span className={tone === 'dark' ? 'text-brand-600' : 'text-accent-300'}>Market</span>
+    </span>
+  );
   return (
     <Link
       to="/"
       className={cx(
-        'inline-flex items-center gap-2 rounded-lg py-1 font-bold tracking-tight sm:gap-2.5',
+        'inline-flex min-w-0 items-center gap-2 rounded-lg py-1 font-bold tracking-tight sm:gap-2.5',
         className,
       )}
-      aria-label="CampusMarket home"
+      aria-label={campus ? `CampusMarket ${campus} home` : 'CampusMarket home'}
     >
       <LogoMark />
-      <span
-        className={cx('text-base leading-none sm:text-lg', tone === 'dark' ? 'text-brand-900' : 'text-white')}
-      >
-        Campus<span className={tone === 'dark' ? 'text-brand-600' : 'text-accent-300'}>Market</span>
-      </span>
+      {campus ? (
+        <span className="flex min-w-0 flex-col gap-0.5">
+          {wordmark}{' '}
+          <span
+            title={campus}
+            className={cx(
+              'max-w-[7.5rem] truncate text-xs leading-tight font-semibold tracking-normal sm:max-w-[15rem]',
+              tone === 'dark' ? 'text-slate-600' : 'text-brand-100',
+            )}
+          >
+            {campus}
+          </span>
+        </span>
+      ) : (
+        wordmark
+      )}
     </Link>
   );
 }

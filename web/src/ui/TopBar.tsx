@@ -3,6 +3,7 @@ import { NavLink, useLocation } from 'react-router';
 import { logout } from '../session/logout';
 import { cx } from './cx';
 import { useQuery } from '@tanstack/react-query';
+import { campusLabel, useCampusInfo } from '../api/campus';
 import { fetchSafetyMe, safetyKeys } from '../api/safety';
 import { useCurrentUser } from '../session/useCurrentUser';
 import {
@@ -68,6 +69,8 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
   const { userId } = useCurrentUser();
   const moderator = useQuery({ queryKey: safetyKeys.me, queryFn: fetchSafetyMe, staleTime: 5 * 60_000 }).data
     ?.moderator;
+  // The student's own campus (GET /public/campus with their token): one deployment, many campuses.
+  const campus = useCampusInfo().data;
   const menuId = useId();
   const menuButton = useRef<HTMLButtonElement>(null);
   const showSearch = pathname !== '/personalListings';
@@ -90,7 +93,7 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-3 sm:gap-3 sm:px-6 lg:gap-6 lg:px-8">
-        <Logo className="shrink-0" />
+        <Logo className="shrink-0" campus={campus ? campusLabel(campus) : null} />
 
         {showSearch ? (
           <SearchBox className="hidden flex-1 md:block md:max-w-md" />
@@ -190,6 +193,11 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
         hidden={!menuOpen}
         className="border-t border-slate-200 bg-white px-4 py-3 shadow-lift sm:px-6 md:hidden"
       >
+        {campus && (
+          <p className="px-3 pb-2 text-sm text-slate-600">
+            Your campus: <span className="font-semibold text-slate-900">{campusLabel(campus)}</span>
+          </p>
+        )}
         <ul className="space-y-1">
           <li>
             <NavLink to="/personalListings" className={mobileLinkClass}>

@@ -1,6 +1,9 @@
-import { CATEGORY_LABELS, CATEGORY_TILES, type Category } from '@campus/contract';
+import { CATEGORY_LABELS, CATEGORY_TILES, type CampusSummary, type Category } from '@campus/contract';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { campusLabel, useCampusInfo } from '../../api/campus';
+import { campusLabel, useCampuses, useCampusInfo } from '../../api/campus';
+import { FindYourCampus } from '../campuses/FindYourCampus';
+import { onlyVerifiedStudents } from '../campuses/wording';
 import { useIsLoggedIn } from '../../session/navigation';
 import {
   ArrowRightIcon,
@@ -61,6 +64,12 @@ const PREVIEW = [
 
 export function HeroSection() {
   const campus = useCampusInfo();
+  const campuses = useCampuses().data ?? [];
+  const loggedIn = useIsLoggedIn();
+  const [chosen, setChosen] = useState<CampusSummary | null>(null);
+  // A deployment of one campus needs no finding; a logged-in student has theirs.
+  const showPicker = campuses.length > 1 && !loggedIn;
+  const name = chosen?.name ?? (campus.data ? campusLabel(campus.data) : null);
   return (
     <section
       id="home"
@@ -74,10 +83,8 @@ export function HeroSection() {
       <div className="relative mx-auto grid max-w-7xl grid-cols-1 items-center gap-12 px-4 py-14 sm:px-6 sm:py-20 lg:grid-cols-2 lg:px-8 lg:py-24">
         <div>
           <p className="inline-flex items-center gap-2 rounded-full border border-brand-200 bg-white px-3 py-1 text-sm font-semibold text-brand-800 shadow-xs">
-            <ShieldIcon size={16} />
-            {campus.data
-              ? `Only for verified ${campusLabel(campus.data)} students`
-              : 'Only for verified university students'}
+            <ShieldIcon size={16} className="shrink-0" />
+            {onlyVerifiedStudents(name)}
           </p>
           <h1
             id="home-heading"
@@ -89,6 +96,14 @@ export function HeroSection() {
             Textbooks, dorm essentials, electronics and services from people who share your campus. Zero fees,
             real-time chat, and pickup between classes.
           </p>
+          {showPicker && (
+            <FindYourCampus
+              campuses={campuses}
+              chosen={chosen}
+              onChoose={setChosen}
+              className="mt-8 max-w-xl"
+            />
+          )}
           <AuthButtons size="lg" className="mt-8" />
           <ul className="mt-8 flex flex-wrap gap-x-6 gap-y-2 text-sm font-medium text-slate-700">
             <li className="flex items-center gap-2">
@@ -323,7 +338,7 @@ const ABOUT_FALLBACK =
 export function AboutSection() {
   const campus = useCampusInfo();
   const about = campus.data?.about?.trim() || ABOUT_FALLBACK;
-  const name = campus.data?.campusName?.trim();
+  const name = campus.data ? campusLabel(campus.data) : null;
   return (
     <section id="about" aria-labelledby="about-heading" className="bg-slate-50 py-16 sm:py-24">
       <div className="mx-auto grid max-w-7xl grid-cols-1 items-center gap-10 px-4 sm:px-6 lg:grid-cols-[1fr_1.2fr] lg:px-8">

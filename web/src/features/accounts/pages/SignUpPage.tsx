@@ -3,13 +3,14 @@ import { Link, useNavigate } from 'react-router';
 import { LIMITS, MESSAGES, signUpSchema } from '@campus/contract';
 import { firstError } from '../../../ui/schemaErrors';
 import { signUp } from '../../../api/accounts';
-import { campusLabel, useCampusInfo } from '../../../api/campus';
 import { ApiError } from '../../../api/client';
 import { Button } from '../../../ui/Button';
 import { PasswordField } from '../../../ui/PasswordField';
 import { TextField } from '../../../ui/TextField';
 import { toast } from '../../../ui/toast';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
+import { CampusPicker } from '../../campuses/CampusPicker';
+import { useSignUpCampus } from '../../campuses/useSignUpCampus';
 import { AuthLayout } from '../components/AuthLayout';
 import { EmailField } from '../components/EmailField';
 import { FormAlert } from '../components/FormAlert';
@@ -21,7 +22,8 @@ interface Values {
   email: string;
   password: string;
 }
-type Errors = Partial<Record<keyof Values | 'form', string>>;
+/** `server`: the server's refusal (an address no campus lists, one already registered…). */
+type Errors = Partial<Record<keyof Values | 'form' | 'server', string>>;
 
 function validate(v: Values): Errors {
   // Spec §5: 'Please give all details' only when all four fields are empty.
@@ -51,9 +53,8 @@ function signUpFailure(error: unknown): string {
 export default function SignUpPage() {
   useDocumentTitle('Sign up');
   const navigate = useNavigate();
-  const campus = useCampusInfo();
-  const campusName = campusLabel(campus.data);
-  const domains = campus.data?.allowedDomains ?? [];
+  const campus = useSignUpCampus();
+  const campusName = campus.name ?? 'University';
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<Values>({ firstName: '', lastName: '', email: '', password: '' });
   const [errors, setErrors] = useState<Errors>({});
@@ -62,7 +63,8 @@ export default function SignUpPage() {
   const set = (key: keyof Values) => (e: { target: { value: string } }) => {
     const value = e.target.value;
     setValues((v) => ({ ...v, [key]: value }));
-    if (errors[key] || errors.form) setErrors((prev) => ({ ...prev, [key]: undefined, form: undefined }));
+    if (errors[key] || errors.form || errors.server)
+      setErrors((prev) => ({ ...prev, [key]: undefined, form: undefined, server: undefined }));
   };
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
@@ -87,22 +89,22 @@ export default function SignUpPage() {
       toast.success(MESSAGES.sendingCode, { id });
       navigate('/verify', { state: { email } });
     } catch (error) {
-      toast.error(signUpFailure(error), { id });
+      const message = signUpFailure(error);
+      toast.error(message, { id });
+      // The server's reason stays in the form too (a toast is gone in 3 s): e.g. an address of a
+      // campus not on Campus Market yet, with the addresses that are.
+      if (error instanceof ApiError && error.serverMessage && error.status < 500) {
+        setErrors({ server: error.serverMessage });
+        focusFirstError(formRef.current);
+      }
       setSubmitting(false);
     }
   }
 
-  const domainHint =
-    domains.length > 0
-      ? `Use your university address (${domains.map((d) => `@${d}`).join(', ')}). We'll e-mail you a code to verify it.`
-      : "Use your university address. We'll e-mail you a code to verify it.";
-
   return (
     <AuthLayout
       title="Create your account"
-      description={
-        <>Join the {campus.data ? campusName : 'campus'} marketplace. It takes less than a minute.</>
-      }
+      description={<>Join the {campus.name ?? 'campus'} marketplace. It takes less than a minute.</>}
       footer={
         <>
           Already have an account?{' '}
@@ -114,6 +116,19 @@ export default function SignUpPage() {
     >
       <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-5">
         {errors.form && <FormAlert>{errors.form}</FormAlert>}
+        {campus.showPicker && (
+          <CampusPicker
+            label="Your campus"
+            campuses={campus.campuses}
+            value={campus.chosen}
+            onChange={campus.choose}
+            hint={
+              campus.chosen
+                ? 'Not your campus? Search by name or e-mail domain.'
+                : 'Search by name or e-mail domain.'
+            }
+          />
+        )}
         <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
           <TextField
             label="First name"
@@ -139,8 +154,9 @@ export default function SignUpPage() {
           placeholder={`${campusName} email`}
           value={values.email}
           onChange={set('email')}
+          onBlur={(e) => campus.followEmail(e.target.value)}
           error={errors.email}
-          hint={domainHint}
+          hint={campus.emailHint}
         />
         <PasswordField
           label="Strong password"
@@ -153,6 +169,7 @@ export default function SignUpPage() {
           hint="At least 8 characters. A short sentence is easy to remember and hard to guess."
           maxLength={LIMITS.passwordMax}
         />
+        {errors.server && <FormAlert>{errors.server}</FormAlert>}
         <Button type="submit" size="lg" fullWidth loading={submitting}>
           Get on Board!
         </Button>

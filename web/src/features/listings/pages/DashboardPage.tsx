@@ -1,4 +1,5 @@
 import { CATEGORY_TILES } from '@campus/contract';
+import { campusLabel, useCampusInfo } from '../../../api/campus';
 import { useCurrentUser } from '../../../session/useCurrentUser';
 import { ButtonLink } from '../../../ui/Button';
 import { CategoryTile } from '../../../ui/CategoryTile';
@@ -15,6 +16,7 @@ import type { CategoryPageState } from '../navigation';
 export default function DashboardPage() {
   useDocumentTitle('Dashboard');
   const { user } = useCurrentUser();
+  const campus = useCampusInfo().data;
 
   return (
     <PageContainer>
@@ -24,7 +26,9 @@ export default function DashboardPage() {
           className="absolute -top-20 -right-16 h-64 w-64 rounded-full bg-brand-600/40"
         />
         <div className="relative max-w-xl">
-          <p className="text-sm font-semibold tracking-wide text-accent-300 uppercase">Campus Market</p>
+          <p className="text-sm font-semibold tracking-wide text-accent-300 uppercase">
+            Campus Market{campus ? ` · ${campusLabel(campus)}` : ''}
+          </p>
           <h1 className="mt-2 text-2xl font-bold tracking-tight sm:text-3xl">
             {user ? `Welcome back, ${user.firstName}!` : 'Welcome back!'}
           </h1>
