@@ -56,8 +56,9 @@ export async function sendChecks(
 
 /**
  * Whether the room holds a conversation (at least one message) and whether either of its two
- * students blocked the other, in one round trip (typing and other signals between the two). A room
- * of another campus holds none.
+ * students blocked the other, in one round trip (typing and other signals between the two). There
+ * is a conversation only in a room of this campus between two students of it: a room of another
+ * campus, or one naming a student of another campus, holds none.
  */
 export async function conversationState(
   db: Executor,
@@ -75,6 +76,12 @@ export async function conversationState(
         .where('campus_id', '=', campusId)
         .as('messages'),
       eb
+        .selectFrom('users')
+        .select((u) => u.fn.countAll<number>().as('n'))
+        .where('id', 'in', [a, b])
+        .where('campus_id', '=', campusId)
+        .as('members'),
+      eb
         .selectFrom('blocks')
         .select('blocker_id')
         .where((w) =>
@@ -88,7 +95,7 @@ export async function conversationState(
     ])
     .executeTakeFirst();
   return {
-    exists: Number(row?.messages ?? 0) > 0,
+    exists: Number(row?.messages ?? 0) > 0 && Number(row?.members ?? 0) === 2,
     blocked: row?.blocker !== null && row?.blocker !== undefined,
   };
 }

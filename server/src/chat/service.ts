@@ -220,8 +220,13 @@ export class ChatService {
     userId: number,
     roomId: string,
   ): Promise<{ roomId: string; lastReadMessageId: number | null }> {
-    this.assertMember(userId, roomId);
-    const latest = await store.latestMessageId(this.db, roomId, requireCampusId());
+    const [low, high] = this.assertMember(userId, roomId);
+    const campusId = requireCampusId();
+    let latest = await store.latestMessageId(this.db, roomId, campusId);
+    // The other student must be of the campus too, or the "Seen" would cross campuses.
+    if (latest !== null && !(await store.isOfCampus(this.db, low === userId ? high : low, campusId))) {
+      latest = null;
+    }
     if (latest !== null) {
       await store.markRead(this.db, roomId, userId, latest);
       await this.ctx.domainEvents.announceCommitted('chat.read', {
