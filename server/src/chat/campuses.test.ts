@@ -26,6 +26,7 @@ import {
   type TestApp,
 } from '../../test/helper.js';
 import { makeJpeg } from '../listings/testing.js';
+import { CHAT_PHOTO_EXPIRE_JOB } from './photos.js';
 import { collect, connectOrThrow, connectStomp, receiptFor } from './stomp/testing.js';
 import { createListing, listen, multipartFile, sendAs } from './testing.js';
 
@@ -322,6 +323,13 @@ describe.each(variants)('chat across campuses ($dialect, redis: $redis)', ({ dia
       .where('image_key', '=', photo.slice('/uploads/'.length))
       .executeTakeFirstOrThrow();
     expect(Number(row.campus_id)).toBe(uwBuyer.campusId);
+    // Its removal job runs in that campus too.
+    const job = await t.app.ctx.db.kysely
+      .selectFrom('jobs')
+      .select('campus_id')
+      .where('key', '=', `${CHAT_PHOTO_EXPIRE_JOB}:${photo.slice('/uploads/'.length)}`)
+      .executeTakeFirstOrThrow();
+    expect(Number(job.campus_id)).toBe(uwBuyer.campusId);
 
     const msu = await connect(msuBuyer);
     const withPhoto = JSON.stringify({ content: '', url: photo, listingId: msuListing });
