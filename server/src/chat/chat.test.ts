@@ -23,7 +23,7 @@ import {
   type TestApp,
 } from '../../test/helper.js';
 import { collect, connectOrThrow, connectStomp, receiptFor } from './stomp/testing.js';
-import { createListing, listen, multipartFile, parseMessage } from './testing.js';
+import { createListing, listen, multipartFile, parseMessage, sendAs } from './testing.js';
 
 const variants = dialects.map((dialect) => ({
   dialect,
@@ -387,7 +387,7 @@ describe.each(variants)('chat over STOMP and HTTP ($dialect, redis: $redis)', ({
 
     // A newer room goes first.
     const otherListing = await createListing(t, third.id, 'Calculus book');
-    await t.app.chat.service.send(seller.id, seller.id, third.id, {
+    await sendAs(t, seller.id, seller.id, third.id, {
       content: 'Still have the book?',
       listingId: otherListing,
     });

@@ -8,7 +8,7 @@ import {
   type Student,
   type TestApp,
 } from '../../test/helper.js';
-import { createListing } from './testing.js';
+import { createListing, sendAs } from './testing.js';
 
 /** Deleting a listing does not end the conversation about it. */
 describe.each(dialects)('a conversation about a deleted listing (%s)', (dialect) => {
@@ -24,7 +24,7 @@ describe.each(dialects)('a conversation about a deleted listing (%s)', (dialect)
     seller = await createStudent(t, { firstName: 'Del', lastName: 'Seller' });
     stranger = await createStudent(t, { firstName: 'Sid', lastName: 'Stranger' });
     listingId = await createListing(t, seller.id, 'Gone lamp');
-    await t.app.chat.service.send(buyer.id, buyer.id, seller.id, { content: 'Still there?', listingId });
+    await sendAs(t, buyer.id, buyer.id, seller.id, { content: 'Still there?', listingId });
     await t.app.ctx.db.kysely.deleteFrom('listings').where('id', '=', listingId).execute();
   });
 
@@ -33,12 +33,12 @@ describe.each(dialects)('a conversation about a deleted listing (%s)', (dialect)
   });
 
   it('lets both students keep talking in the room that held it', async () => {
-    const reply = await t.app.chat.service.send(seller.id, buyer.id, seller.id, {
+    const reply = await sendAs(t, seller.id, buyer.id, seller.id, {
       content: 'I deleted it, but I still have it',
       listingId,
     });
     expect(reply.listingId).toBe(listingId);
-    await t.app.chat.service.send(buyer.id, buyer.id, seller.id, { content: 'Great', listingId });
+    await sendAs(t, buyer.id, buyer.id, seller.id, { content: 'Great', listingId });
     const room = roomIdFor(buyer.id, seller.id);
     const history = await asStudent(t, buyer, { method: 'GET', url: `/api/chats/${room}` });
     expect(history.statusCode).toBe(200);
@@ -52,10 +52,10 @@ describe.each(dialects)('a conversation about a deleted listing (%s)', (dialect)
 
   it('still refuses a deleted listing the room never talked about', async () => {
     await expect(
-      t.app.chat.service.send(stranger.id, stranger.id, seller.id, { content: 'hi', listingId }),
+      sendAs(t, stranger.id, stranger.id, seller.id, { content: 'hi', listingId }),
     ).rejects.toMatchObject({ message: MESSAGES.listingNotFound });
     await expect(
-      t.app.chat.service.send(buyer.id, buyer.id, seller.id, { content: 'hi', listingId: 999_999 }),
+      sendAs(t, buyer.id, buyer.id, seller.id, { content: 'hi', listingId: 999_999 }),
     ).rejects.toMatchObject({ message: MESSAGES.listingNotFound });
   });
 });

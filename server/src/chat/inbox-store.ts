@@ -3,10 +3,14 @@ import { sql } from 'kysely';
 import { toChatMessage } from './messages-store.js';
 import type { Executor } from './rooms-store.js';
 
-/** The caller's rooms, newest activity first, with peer, listing, last message and unread count. */
+/**
+ * The caller's rooms of their campus, newest activity first, with peer, listing, last message and
+ * unread count.
+ */
 export async function listRooms(
   db: Executor,
   userId: number,
+  campusId: number,
   thumbnailUrl: (key: string | null) => string | null,
 ): Promise<ChatRoomSummary[]> {
   const rows = await db
@@ -43,6 +47,7 @@ export async function listRooms(
       join.onRef('rd.room_id', '=', 'r.id').on('rd.user_id', '=', userId),
     )
     .where((eb) => eb.or([eb('r.low_user_id', '=', userId), eb('r.high_user_id', '=', userId)]))
+    .where('r.campus_id', '=', campusId)
     .select((eb) => [
       'r.id',
       'r.buyer_id',

@@ -28,6 +28,8 @@ export function toChatMessage(row: MessageRow, viewerId?: number): ChatMessage {
 }
 
 export interface NewMessage {
+  /** The campus of the sender (and of the room): the writer commits each campus's messages apart. */
+  campusId: number;
   roomId: string;
   lowUserId: number;
   highUserId: number;
@@ -59,6 +61,7 @@ function roomWrite(m: NewMessage, first: NewMessage = m, messages = 1): RoomWrit
     messages,
     firstAt: first.sentAt,
     lastAt: m.sentAt,
+    campusId: m.campusId,
   };
 }
 
@@ -72,6 +75,7 @@ function messageRow(m: NewMessage) {
     listing_id: m.listingId,
     sent_at: m.sentAt,
     flags: m.flags ?? '',
+    campus_id: m.campusId,
   };
 }
 
@@ -85,25 +89,29 @@ async function insertMessageIn(db: Executor, dialect: Dialect, m: NewMessage): P
   if (dialect === 'postgres') {
     // One statement, one round trip: the room upsert runs first (its output feeds the message
     // insert), so the row lock is taken before the message id is drawn.
-    return db
-      .with('room', () => upsertRooms(db, [roomWrite(m)]).returning('id'))
-      .insertInto('chat_messages')
-      .columns(['room_id', 'sender_id', 'content', 'url', 'listing_id', 'sent_at', 'flags'])
-      .expression((eb) =>
-        eb
-          .selectFrom('room')
-          .select((s) => [
-            'room.id',
-            s.cast<number>(s.val(m.senderId), 'integer').as('sender_id'),
-            s.cast<string>(s.val(m.content), 'text').as('content'),
-            s.cast<string | null>(s.val(m.url), 'varchar(500)').as('url'),
-            s.cast<number>(s.val(m.listingId), 'integer').as('listing_id'),
-            s.cast<number>(s.val(m.sentAt), 'bigint').as('sent_at'),
-            s.cast<string>(s.val(m.flags ?? ''), 'varchar(200)').as('flags'),
-          ]),
-      )
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return (
+      db
+        .with('room', () => upsertRooms(db, [roomWrite(m)]).returning('id'))
+        .insertInto('chat_messages')
+        // An insert from a select is not filled by the campus plugin: the campus is one of its columns.
+        .columns(['room_id', 'sender_id', 'content', 'url', 'listing_id', 'sent_at', 'flags', 'campus_id'])
+        .expression((eb) =>
+          eb
+            .selectFrom('room')
+            .select((s) => [
+              'room.id',
+              s.cast<number>(s.val(m.senderId), 'integer').as('sender_id'),
+              s.cast<string>(s.val(m.content), 'text').as('content'),
+              s.cast<string | null>(s.val(m.url), 'varchar(500)').as('url'),
+              s.cast<number>(s.val(m.listingId), 'integer').as('listing_id'),
+              s.cast<number>(s.val(m.sentAt), 'bigint').as('sent_at'),
+              s.cast<string>(s.val(m.flags ?? ''), 'varchar(200)').as('flags'),
+              s.cast<number>(s.val(m.campusId), 'integer').as('campus_id'),
+            ]),
+        )
+        .returningAll()
+        .executeTakeFirstOrThrow()
+    );
   }
   await upsertRooms(db, [roomWrite(m)]).execute();
   return db.insertInto('chat_messages').values(messageRow(m)).returningAll().executeTakeFirstOrThrow();
@@ -114,7 +122,8 @@ async function insertMessageIn(db: Executor, dialect: Dialect, m: NewMessage): P
  * so that one commit carries every message that arrived while the previous commit ran. A batch
  * costs two statements whatever its size: one upsert of the rooms it touches (sorted by id, so two
  * processes lock rooms in the same order and cannot deadlock), then one multi-row insert of the
- * messages, whose ids are drawn after the room locks are held.
+ * messages, whose ids are drawn after the room locks are held. Every message of a batch is of one
+ * campus, which the caller runs it in (MessageWriter).
  */
 export async function insertMessages(
   db: Kysely<Database>,
@@ -190,16 +199,21 @@ export interface MessagePageQuery {
 }
 
 /**
- * A page of a room's messages, always oldest first. With `after`, the page starts right after it;
+ * A page of a room's messages (a room of `campusId`), always oldest first. With `after`, the page starts right after it;
  * otherwise it is the newest `limit` messages (below `before` when given). `more` says whether
  * messages exist beyond the page in the paging direction.
  */
 export async function listMessages(
   db: Executor,
   roomId: string,
+  campusId: number,
   q: MessagePageQuery,
 ): Promise<{ rows: MessageRow[]; more: boolean }> {
-  let query = db.selectFrom('chat_messages').selectAll().where('room_id', '=', roomId);
+  let query = db
+    .selectFrom('chat_messages')
+    .selectAll()
+    .where('room_id', '=', roomId)
+    .where('campus_id', '=', campusId);
   if (q.after !== undefined) {
     const rows = await query
       .where('id', '>', q.after)
@@ -216,11 +230,16 @@ export async function listMessages(
   return { rows: rows.slice(0, q.limit).reverse(), more: rows.length > q.limit };
 }
 
-export async function latestMessageId(db: Executor, roomId: string): Promise<number | null> {
+export async function latestMessageId(
+  db: Executor,
+  roomId: string,
+  campusId: number,
+): Promise<number | null> {
   const row = await db
     .selectFrom('chat_messages')
     .select((eb) => eb.fn.max('id').as('max'))
     .where('room_id', '=', roomId)
+    .where('campus_id', '=', campusId)
     .executeTakeFirst();
   return row?.max === null || row?.max === undefined ? null : Number(row.max);
 }

@@ -13,11 +13,12 @@ import {
   type Student,
   type TestApp,
 } from '../../test/helper.js';
+import { inCampus } from '../db/campus-scope.js';
 import { HttpError } from '../http/errors.js';
 import { makeJpeg } from '../listings/testing.js';
 import { storeJpeg } from '../media/index.js';
 import { CHAT_PHOTO_EXPIRE_JOB } from './photos.js';
-import { createListing, multipartFile } from './testing.js';
+import { createListing, multipartFile, sendAs } from './testing.js';
 
 describe.each(dialects)('chat photos (%s)', (dialect) => {
   let t: TestApp;
@@ -45,7 +46,7 @@ describe.each(dialects)('chat photos (%s)', (dialect) => {
     return res.body;
   };
   const send = (senderId: number, url: string) =>
-    t.app.chat.service.send(senderId, buyer.id, seller.id, { content: '', url, listingId });
+    sendAs(t, senderId, buyer.id, seller.id, { content: '', url, listingId });
   const refusal = async (p: Promise<unknown>) => {
     const err = await p.then(
       () => null,
@@ -128,34 +129,40 @@ describe.each(dialects)('chat photos (%s)', (dialect) => {
   });
 
   it('records the upload and its removal job before writing any file (a crash leaves nothing unknown)', async () => {
+    // storeJpeg called as the upload route calls it: as work of the student's campus.
+    const asBuyer = <T>(work: () => Promise<T>) => inCampus(buyer.campusId, work);
     const before = await files();
-    const failed = storeJpeg(t.app.ctx, await makeJpeg(32, 32), {
-      beforeWrite: async () => {
-        throw new Error('database unreachable');
-      },
-    });
+    const failed = asBuyer(async () =>
+      storeJpeg(t.app.ctx, await makeJpeg(32, 32), {
+        beforeWrite: async () => {
+          throw new Error('database unreachable');
+        },
+      }),
+    );
     await expect(failed).rejects.toThrow('database unreachable');
     expect(await files()).toEqual(before);
 
     // Written by a process that then died before answering: its record and job exist, so it expires.
     let keys: { imageKey: string } | undefined;
-    await storeJpeg(t.app.ctx, await makeJpeg(32, 32), {
-      beforeWrite: async (k) => {
-        keys = k;
-        await t.app.ctx.db.kysely
-          .insertInto('chat_uploads')
-          .values({
-            image_key: k.imageKey,
-            thumb_key: k.thumbKey,
-            user_id: buyer.id,
-            created_at: t.clock.now(),
-          })
-          .execute();
-        await t.app.ctx.jobs.enqueue(t.app.ctx.db.kysely, CHAT_PHOTO_EXPIRE_JOB, k, {
-          runAt: t.clock.now() + CHAT_LIMITS.unsentPhotoTtlMs,
-        });
-      },
-    });
+    await asBuyer(async () =>
+      storeJpeg(t.app.ctx, await makeJpeg(32, 32), {
+        beforeWrite: async (k) => {
+          keys = k;
+          await t.app.ctx.db.kysely
+            .insertInto('chat_uploads')
+            .values({
+              image_key: k.imageKey,
+              thumb_key: k.thumbKey,
+              user_id: buyer.id,
+              created_at: t.clock.now(),
+            })
+            .execute();
+          await t.app.ctx.jobs.enqueue(t.app.ctx.db.kysely, CHAT_PHOTO_EXPIRE_JOB, k, {
+            runAt: t.clock.now() + CHAT_LIMITS.unsentPhotoTtlMs,
+          });
+        },
+      }),
+    );
     expect(await files()).toContain(keys?.imageKey);
     t.clock.advance(CHAT_LIMITS.unsentPhotoTtlMs);
     await t.app.ctx.jobs.runDue({ types: [CHAT_PHOTO_EXPIRE_JOB] });

@@ -1,6 +1,7 @@
 import { CHAT_LIMIT_MESSAGES, CHAT_LIMITS, MESSAGES } from '@campus/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import { principalOf } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
 import { withUploadSlot } from '../http/uploads.js';
@@ -66,20 +67,28 @@ export class ChatPhotos {
       .selectFrom('chat_uploads')
       .select('user_id')
       .where('image_key', '=', key)
+      .where('campus_id', '=', requireCampusId())
       .executeTakeFirst();
     if (!row || row.user_id !== userId) throw badRequest(CHAT_LIMIT_MESSAGES.photoNotYours);
   }
 
+  /** The job, run in the campus of the upload (enqueued in the upload's request). */
   private async expire({ imageKey, thumbKey }: ExpirePayload): Promise<void> {
     const db = this.ctx.db.kysely;
+    const campusId = requireCampusId();
     const used = await db
       .selectFrom('chat_messages')
       .select('id')
       .where('url', '=', urlForKey(imageKey))
+      .where('campus_id', '=', campusId)
       .limit(1)
       .executeTakeFirst();
     if (used) return;
-    await db.deleteFrom('chat_uploads').where('image_key', '=', imageKey).execute();
+    await db
+      .deleteFrom('chat_uploads')
+      .where('image_key', '=', imageKey)
+      .where('campus_id', '=', campusId)
+      .execute();
     await removeStoredImage(this.ctx, imageKey, thumbKey);
   }
 }

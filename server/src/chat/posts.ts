@@ -1,5 +1,6 @@
 import { roomIdFor, type ChatMessage } from '@campus/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import { requireCampusId } from '../db/campus-scope.js';
 import type { DomainEvents, Trx } from '../events.js';
 import type { ChatBroker } from './broker.js';
 import type { MessageCards } from './message-kinds.js';
@@ -48,7 +49,8 @@ export interface ChatPost {
 /**
  * How other modules (deals, and whatever posts next) write into chat: inside their own
  * transaction, opened with the app's `DomainEvents`, so the message exists if and only if their
- * change commits; the live delivery follows after commit (`chat.posted`).
+ * change commits; the live delivery follows after commit (`chat.posted`). The room is of the
+ * campus the change runs in (the request's student, or the job's campus).
  */
 export class ChatPosts {
   constructor(private readonly events: Pick<DomainEvents, 'announce'>) {}
@@ -58,12 +60,14 @@ export class ChatPosts {
    * offer's card is posted); an existing room is left as it is.
    */
   async openRoom(trx: Trx, topic: PostTopic, at: number): Promise<void> {
-    await upsertRooms(trx, [{ ...topic, messages: 0, firstAt: at, lastAt: at }]).execute();
+    await upsertRooms(trx, [
+      { ...topic, messages: 0, firstAt: at, lastAt: at, campusId: requireCampusId() },
+    ]).execute();
   }
 
   /** Messages the room holds; undefined when the room does not exist. */
   async messageCount(trx: Trx, roomId: string): Promise<number | undefined> {
-    const room = await findRoom(trx, roomId);
+    const room = await findRoom(trx, roomId, requireCampusId());
     return room ? Number(room.message_count) : undefined;
   }
 
@@ -73,7 +77,9 @@ export class ChatPosts {
    */
   async postInTransaction(trx: Trx, post: ChatPost): Promise<ChatMessage> {
     const { topic, cards = {} } = post;
-    await upsertRooms(trx, [{ ...topic, messages: 1, firstAt: post.at, lastAt: post.at }]).execute();
+    await upsertRooms(trx, [
+      { ...topic, messages: 1, firstAt: post.at, lastAt: post.at, campusId: requireCampusId() },
+    ]).execute();
     const row = await insertPosted(trx, {
       roomId: topic.roomId,
       senderId: post.senderId,

@@ -8,6 +8,7 @@ import {
 } from '@campus/contract';
 import { findTokenState } from '../accounts/index.js';
 import type { AppContext } from '../context.js';
+import { inCampus } from '../db/campus-scope.js';
 import { HttpError } from '../http/errors.js';
 import type { ChatEvent } from './broker.js';
 import type { ChatService } from './service.js';
@@ -80,7 +81,17 @@ export function chatStompHooks(
       if (!principal || !claims)
         throw new StompError(MESSAGES.unauthorized, 'The token is invalid, expired or revoked');
       // The session ends when its token does; the client reconnects with a fresh one.
-      return { userId: principal.userId, tokenVersion: principal.tokenVersion, expiresAt: claims.exp * 1000 };
+      return {
+        userId: principal.userId,
+        tokenVersion: principal.tokenVersion,
+        campusId: principal.campusId,
+        expiresAt: claims.exp * 1000,
+      };
+    },
+    // Every frame of the session is work of the student's campus (features.md §E), as a request
+    // after the auth hook is: what it reads and writes is that campus's, on both databases.
+    scope(principal, work) {
+      return inCampus(principal.campusId, work);
     },
     async revalidate(principal) {
       // From the database, not the token cache: the session is registered by now, so a password
@@ -90,7 +101,7 @@ export function chatStompHooks(
         throw new StompError(MESSAGES.chatSessionRevoked, undefined, CLOSE.policy);
       }
     },
-    authorizeSubscribe(principal, destination) {
+    async authorizeSubscribe(principal, destination) {
       if (
         destination === STOMP_PATHS.inbox ||
         destination === STOMP_PATHS.errors ||
@@ -100,7 +111,8 @@ export function chatStompHooks(
       if (extensions.userDestinations.has(destination)) return;
       if (destination.startsWith(STOMP_PATHS.subscribePrefix)) {
         const roomId = destination.slice(STOMP_PATHS.subscribePrefix.length);
-        if (service.isMember(principal.userId, roomId)) return;
+        // A room with a student of another campus is refused exactly like a room one is not in.
+        if (await service.maySubscribe(principal.userId, roomId)) return;
         throw new StompError(MESSAGES.chatRoomForbidden, destination);
       }
       throw new StompError(MESSAGES.chatUnknownDestination, destination);

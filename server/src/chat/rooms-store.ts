@@ -22,6 +22,12 @@ export interface RoomWrite extends RoomTopic {
   firstAt: number;
   /** The last of them (the room's `last_activity_at`). */
   lastAt: number;
+  /**
+   * The campus of the room (that of its two students). Written explicitly rather than left to the
+   * insert plugin: PostgreSQL's one-statement SEND runs this upsert inside a CTE, which the plugin
+   * does not see, and a batch names its campus rather than trusting whose scope drained it.
+   */
+  campusId: number;
 }
 
 /** A room as the queries here read it: the table's columns, without its timestamps. */
@@ -49,6 +55,7 @@ export function upsertRooms(db: Executor, rooms: readonly RoomWrite[]) {
       message_count: r.messages,
       created_at: r.firstAt,
       last_activity_at: r.lastAt,
+      campus_id: r.campusId,
     })),
   );
   if (rooms.every((r) => r.messages === 0)) return insert.onConflict((oc) => oc.column('id').doNothing());
@@ -64,12 +71,28 @@ export function upsertRooms(db: Executor, rooms: readonly RoomWrite[]) {
   );
 }
 
-export function findRoom(db: Executor, roomId: string): Promise<RoomRow | undefined> {
+/** The room, when it is one of this campus's (another campus's room is no room here). */
+export function findRoom(db: Executor, roomId: string, campusId: number): Promise<RoomRow | undefined> {
   return db
     .selectFrom('chat_rooms')
     .select(['id', 'low_user_id', 'high_user_id', 'buyer_id', 'seller_id', 'listing_id', 'message_count'])
     .where('id', '=', roomId)
+    .where('campus_id', '=', campusId)
     .executeTakeFirst();
+}
+
+/**
+ * Whether the user is a student of this campus: the other student of a room must be, or the room
+ * is none of the caller's (an id of another campus answers like an id nobody has).
+ */
+export async function isOfCampus(db: Executor, userId: number, campusId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .where('campus_id', '=', campusId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**
@@ -82,12 +105,14 @@ export async function roomTalkedAbout(
   buyerId: number,
   sellerId: number,
   listingId: number,
+  campusId: number,
 ): Promise<boolean> {
   const row = await db
     .selectFrom('chat_messages as m')
     .innerJoin('chat_rooms as r', 'r.id', 'm.room_id')
     .select('m.id')
     .where('m.room_id', '=', roomId)
+    .where('r.campus_id', '=', campusId)
     .where('m.listing_id', '=', listingId)
     .where('r.buyer_id', '=', buyerId)
     .where('r.seller_id', '=', sellerId)

@@ -11,6 +11,7 @@ import {
   type ChatRoomSummary,
 } from '@campus/contract';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
 import { isStoredImageUrl } from '../media/index.js';
 import type { ChatEvent } from './broker.js';
@@ -60,7 +61,12 @@ export interface HistoryQuery {
   limit?: number;
 }
 
-/** The rules of chat: who may read, subscribe to and write which room, and what a message is. */
+/**
+ * The rules of chat: who may read, subscribe to and write which room, and what a message is.
+ * Every call runs as work of the caller's campus (the auth hook, or the STOMP session's scope) and
+ * reads and writes only that campus's rooms (features.md §E): a room, listing or student of another
+ * campus answers as one that does not exist.
+ */
 export class ChatService {
   private readonly writer: MessageWriter;
 
@@ -94,9 +100,16 @@ export class ChatService {
     return pair;
   }
 
-  isMember(userId: number, roomId: string): boolean {
+  /**
+   * Whether the user may SUBSCRIBE to the room: they are one of its two students and the other is a
+   * student of their campus. A room with a student of another campus (or with an id nobody has) is
+   * not theirs, so a subscription cannot tell the two apart.
+   */
+  async maySubscribe(userId: number, roomId: string): Promise<boolean> {
     const pair = parseRoomId(roomId);
-    return pair !== null && (pair[0] === userId || pair[1] === userId);
+    if (pair === null || (pair[0] !== userId && pair[1] !== userId)) return false;
+    const peer = pair[0] === userId ? pair[1] : pair[0];
+    return store.isOfCampus(this.db, peer, requireCampusId());
   }
 
   /**
@@ -105,7 +118,7 @@ export class ChatService {
    */
   async assertOpenConversation(userId: number, roomId: string): Promise<void> {
     const [low, high] = this.assertMember(userId, roomId);
-    const { exists, blocked } = await store.conversationState(this.db, roomId, low, high);
+    const { exists, blocked } = await store.conversationState(this.db, roomId, low, high, requireCampusId());
     if (!exists) throw forbidden(CHAT_LIMIT_MESSAGES.noConversation);
     if (blocked) throw new HttpError(403, SAFETY_MESSAGES.blocked, SAFETY_ERROR_CODES.blocked);
   }
@@ -125,18 +138,24 @@ export class ChatService {
     if (url !== null) await this.photos.assertUploadedBy(senderId, url);
     const content = parsed.data.content.trim().length === 0 ? '' : parsed.data.content;
 
+    const campusId = requireCampusId();
     const peerId = senderId === buyerId ? sellerId : buyerId;
     const roomId = roomIdFor(buyerId, sellerId);
+    // Within the sender's campus: another campus's listing or student answers as an unknown one.
     const { listingSellerId, peerExists, blocked, earlier } = await store.sendChecks(this.db, {
       listingId,
       senderId,
       peerId,
       roomId,
+      campusId,
     });
     // A deleted listing does not end the conversation about it. The pair may go on
     // talking in the room that already held it (same buyer and seller); the room forgets the id.
     const listingGone = listingSellerId === null;
-    if (listingGone && !(await store.roomTalkedAbout(this.db, roomId, buyerId, sellerId, listingId)))
+    if (
+      listingGone &&
+      !(await store.roomTalkedAbout(this.db, roomId, buyerId, sellerId, listingId, campusId))
+    )
       throw notFound(MESSAGES.listingNotFound);
     if (!peerExists) throw notFound(MESSAGES.chatPeerNotFound);
     // The conversation is about a listing of one of its two parties.
@@ -146,6 +165,7 @@ export class ChatService {
     const flags = await this.sendGuard({ senderId, peerId, roomId, content, blocked, earlier });
     const [low, high] = buyerId < sellerId ? [buyerId, sellerId] : [sellerId, buyerId];
     const row = await this.writer.write({
+      campusId,
       roomId,
       lowUserId: low,
       highUserId: high,
@@ -170,10 +190,16 @@ export class ChatService {
   /** GET /api/chats/{roomId}: oldest first; 403 for others; 404 when the room has no history. */
   async history(userId: number, roomId: string, q: HistoryQuery): Promise<HistoryPage> {
     this.assertMember(userId, roomId);
-    const room = await store.findRoom(this.db, roomId);
+    const campusId = requireCampusId();
+    // A room of another campus is no room here: the same 404 as a room nobody wrote in.
+    const room = await store.findRoom(this.db, roomId, campusId);
     if (!room || Number(room.message_count) === 0) throw notFound(MESSAGES.chatNoHistory);
     const limit = q.limit ?? LIMITS.chatPageDefault;
-    const page = await store.listMessages(this.db, roomId, { after: q.after, before: q.before, limit });
+    const page = await store.listMessages(this.db, roomId, campusId, {
+      after: q.after,
+      before: q.before,
+      limit,
+    });
     const messages = page.rows.map((row) => store.toChatMessage(row, userId));
     return {
       messages: await this.messageKinds.attachCards(messages, page.rows),
@@ -183,16 +209,24 @@ export class ChatService {
   }
 
   rooms(userId: number): Promise<ChatRoomSummary[]> {
-    return store.listRooms(this.db, userId, this.thumbnailUrl);
+    return store.listRooms(this.db, userId, requireCampusId(), this.thumbnailUrl);
   }
 
-  /** POST /api/chats/{roomId}/read: everything up to the latest message is read. */
+  /**
+   * POST /api/chats/{roomId}/read: everything up to the latest message is read. A room of another
+   * campus holds no message here, so nothing is marked and no "Seen" reaches its students.
+   */
   async markRead(
     userId: number,
     roomId: string,
   ): Promise<{ roomId: string; lastReadMessageId: number | null }> {
-    this.assertMember(userId, roomId);
-    const latest = await store.latestMessageId(this.db, roomId);
+    const [low, high] = this.assertMember(userId, roomId);
+    const campusId = requireCampusId();
+    let latest = await store.latestMessageId(this.db, roomId, campusId);
+    // The other student must be of the campus too, or the "Seen" would cross campuses.
+    if (latest !== null && !(await store.isOfCampus(this.db, low === userId ? high : low, campusId))) {
+      latest = null;
+    }
     if (latest !== null) {
       await store.markRead(this.db, roomId, userId, latest);
       await this.ctx.domainEvents.announceCommitted('chat.read', {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ChatMessage } from '@campus/contract';
 import type { FastifyInstance } from 'fastify';
+import { inCampus } from '../db/campus-scope.js';
 import { campusOfUser, createPgDatabase, createTestApp, type TestApp } from '../../test/helper.js';
 import { multipart } from '../listings/testing.js';
 
@@ -38,6 +39,21 @@ export async function createListing(
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/**
+ * `ChatService.send` called directly, as the sender's STOMP session calls it: as work of the
+ * sender's campus (the session's scope).
+ */
+export async function sendAs(
+  t: Pick<TestApp, 'app'>,
+  senderId: number,
+  buyerId: number,
+  sellerId: number,
+  payload: unknown,
+): Promise<ChatMessage> {
+  const campusId = await campusOfUser(t, senderId);
+  return inCampus(campusId, () => t.app.chat.service.send(senderId, buyerId, sellerId, payload));
 }
 
 export function parseMessage(body: string): ChatMessage {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inCampus } from '../db/campus-scope.js';
 import { openDb, type Db } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createPgDatabase, dialects } from '../../test/helper.js';
@@ -26,39 +27,45 @@ describe.each(dialects)('MessageWriter (%s)', (dialect) => {
     db = openDb({ dataDir, databaseUrl });
     await migrateToLatest(db);
     const now = Date.now();
-    const users = await db.kysely
-      .insertInto('users')
-      .values(
-        [1, 2].map((i) => ({
-          email: `w${i}@msu.edu`,
-          first_name: 'W',
-          last_name: String(i),
-          password_hash: 'x',
-          verified: 1,
-          token_version: 0,
-          created_at: now,
-        })),
-      )
-      .returning('id')
-      .execute();
+    // Written as campus 1's (the campus a fresh database starts with): a row needs its campus.
+    const users = await inCampus(1, () =>
+      db.kysely
+        .insertInto('users')
+        .values(
+          [1, 2].map((i) => ({
+            email: `w${i}@msu.edu`,
+            first_name: 'W',
+            last_name: String(i),
+            password_hash: 'x',
+            verified: 1,
+            token_version: 0,
+            created_at: now,
+          })),
+        )
+        .returning('id')
+        .execute(),
+    );
     const [a, b] = users.map((u) => u.id) as [number, number];
-    const listing = await db.kysely
-      .insertInto('listings')
-      .values({
-        seller_id: b,
-        name: 'Lamp',
-        description: 'x',
-        category: 'OTHER',
-        price_cents: 100,
-        image_key: null,
-        thumb_key: null,
-        is_sold: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const listing = await inCampus(1, () =>
+      db.kysely
+        .insertInto('listings')
+        .values({
+          seller_id: b,
+          name: 'Lamp',
+          description: 'x',
+          category: 'OTHER',
+          price_cents: 100,
+          image_key: null,
+          thumb_key: null,
+          is_sold: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow(),
+    );
     base = {
+      campusId: 1,
       roomId: `${a}:${b}`,
       lowUserId: a,
       highUserId: b,
@@ -81,6 +88,9 @@ describe.each(dialects)('MessageWriter (%s)', (dialect) => {
         db.kysely,
       );
     }
+    // On PostgreSQL the writer's batches run as the app's role under row-level security, as in the
+    // app: a row filed under another campus than the batch's scope would be refused.
+    await db.enforceRowSecurity(false);
     cleanup = async () => {
       await db.close();
       await drop?.();
@@ -111,6 +121,7 @@ describe.each(dialects)('MessageWriter (%s)', (dialect) => {
         verified: 1,
         token_version: 0,
         created_at: base.sentAt,
+        campus_id: 1,
       })
       .execute();
     const burst = Array.from({ length: 30 }, (_, i) => ({
@@ -178,5 +189,83 @@ describe.each(dialects)('MessageWriter (%s)', (dialect) => {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(59);
+  });
+
+  it("commits each campus's messages apart and files each under its own campus", async () => {
+    // A second campus with its own pair of students, as a two-campus deployment has.
+    const now = base.sentAt;
+    const campus = await db.kysely
+      .insertInto('campuses')
+      .values({
+        slug: 'two',
+        name: 'Two',
+        email_domains: '["two.edu"]',
+        time_zone: 'UTC',
+        about: '',
+        meetup_spots: '[]',
+        prohibited_terms: '[]',
+        moderators: '[]',
+        hosts: '[]',
+        is_default: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const two = Number(campus.id);
+    const [c, d] = (await inCampus(two, () =>
+      db.kysely
+        .insertInto('users')
+        .values(
+          [1, 2].map((i) => ({
+            email: `t${i}@two.edu`,
+            first_name: 'T',
+            last_name: String(i),
+            password_hash: 'x',
+            verified: 1,
+            token_version: 0,
+            created_at: now,
+          })),
+        )
+        .returning('id')
+        .execute(),
+    ).then((rows) => rows.map((r) => r.id))) as [number, number];
+    const theirs: Omit<NewMessage, 'content'> = {
+      ...base,
+      campusId: two,
+      roomId: `${c}:${d}`,
+      lowUserId: c,
+      highUserId: d,
+      buyerId: c,
+      sellerId: d,
+      senderId: c,
+    };
+    const writer = new MessageWriter(db.kysely, dialect);
+    const burst = Array.from({ length: 12 }, (_, i) => ({
+      ...(i % 2 === 0 ? base : theirs),
+      content: `mixed ${i}`,
+    }));
+    // Whichever campus's SEND starts the drain, the other's messages are not written as its work.
+    const rows = await inCampus(1, () => Promise.all(burst.map((m) => writer.write(m))));
+    expect(rows.map((r) => r.content)).toEqual(burst.map((m) => m.content));
+    const stored = await db.kysely
+      .selectFrom('chat_messages')
+      .select(['content', 'campus_id'])
+      .where('content', 'like', 'mixed %')
+      .orderBy('id')
+      .execute();
+    expect(stored.map((r) => [r.content, Number(r.campus_id)]).sort()).toEqual(
+      burst.map((m) => [m.content, m.campusId]).sort(),
+    );
+    const rooms = await db.kysely
+      .selectFrom('chat_rooms')
+      .select(['id', 'campus_id', 'message_count'])
+      .execute();
+    expect(
+      Object.fromEntries(rooms.map((r) => [r.id, [Number(r.campus_id), Number(r.message_count)]])),
+    ).toMatchObject({
+      [base.roomId]: [1, expect.any(Number)],
+      [theirs.roomId]: [two, 6],
+    });
   });
 });

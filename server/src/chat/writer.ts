@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { inCampus } from '../db/campus-scope.js';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { insertMessages, type MessageRow, type NewMessage } from './messages-store.js';
@@ -19,6 +20,10 @@ interface Pending {
  * arrive "while a commit is running" and every batch would hold one message. There the first write
  * waits for `setImmediate` — the end of the current I/O phase, when every socket read in it has been
  * handled — and the messages those reads carried share one commit. An idle message waits for no timer.
+ *
+ * A batch holds one campus's messages and is written as that campus's work (features.md §E): the
+ * queue is shared by every session of the process, and whichever SEND started the drain must not
+ * lend its campus to the others' rows (on PostgreSQL row-level security would refuse them).
  */
 export class MessageWriter {
   private queue: Pending[] = [];
@@ -40,16 +45,33 @@ export class MessageWriter {
     });
   }
 
+  /**
+   * The oldest waiting message and those of its campus after it, in order, up to maxBatch; the
+   * other campuses' messages keep their places for the next batches (a room is of one campus, so
+   * each room's order is kept).
+   */
+  private nextBatch(): Pending[] {
+    const campusId = this.queue[0]!.message.campusId;
+    if (this.queue.every((p) => p.message.campusId === campusId)) return this.queue.splice(0, this.maxBatch);
+    const batch: Pending[] = [];
+    const rest: Pending[] = [];
+    for (const p of this.queue) {
+      if (batch.length < this.maxBatch && p.message.campusId === campusId) batch.push(p);
+      else rest.push(p);
+    }
+    this.queue = rest;
+    return batch;
+  }
+
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.maxBatch);
+        const batch = this.nextBatch();
+        const campusId = batch[0]!.message.campusId;
+        const insert = (messages: NewMessage[]) =>
+          inCampus(campusId, () => insertMessages(this.db, this.dialect, messages));
         try {
-          const rows = await insertMessages(
-            this.db,
-            this.dialect,
-            batch.map((p) => p.message),
-          );
+          const rows = await insert(batch.map((p) => p.message));
           batch.forEach((p, i) => p.resolve(rows[i]!));
         } catch (err) {
           if (batch.length === 1) {
@@ -58,7 +80,7 @@ export class MessageWriter {
           }
           for (const p of batch) {
             try {
-              const [row] = await insertMessages(this.db, this.dialect, [p.message]);
+              const [row] = await insert([p.message]);
               p.resolve(row!);
             } catch (e) {
               p.reject(e);

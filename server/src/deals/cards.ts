@@ -1,10 +1,12 @@
 import type { Meetup, Offer } from '@campus/contract';
 import type { CardKind } from '../chat/index.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import { toMeetup, toOffer, type Executor } from './store.js';
 
 /**
  * The message kinds deals contributes to chat's registry (wired in app.ts): offer and meet-up
- * cards, which history shows in their current state, each kind read in one query per page.
+ * cards, which history shows in their current state, each kind read in one query per page, within
+ * the reader's campus (a room's cards are of its campus).
  */
 export function dealCardKinds(db: Executor): [CardKind<'offer'>, CardKind<'meetup'>] {
   return [
@@ -17,6 +19,7 @@ export function dealCardKinds(db: Executor): [CardKind<'offer'>, CardKind<'meetu
               .selectFrom('offers')
               .selectAll()
               .where('id', 'in', [...ids])
+              .where('campus_id', '=', requireCampusId())
               .execute()
           ).map((r) => [r.id, toOffer(r)]),
         ),
@@ -30,6 +33,7 @@ export function dealCardKinds(db: Executor): [CardKind<'offer'>, CardKind<'meetu
               .selectFrom('meetups')
               .selectAll()
               .where('id', 'in', [...ids])
+              .where('campus_id', '=', requireCampusId())
               .execute()
           ).map((r) => [r.id, toMeetup(r)]),
         ),

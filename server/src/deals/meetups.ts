@@ -9,6 +9,7 @@ import {
 } from '@campus/contract';
 import { createEvent } from 'ics';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import { badRequest, conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { assertNotBlocked, scamFlags } from '../safety/index.js';
 import type { OffersService } from './offers.js';
@@ -25,6 +26,11 @@ export class MeetupsService {
 
   private run<T>(fn: (tx: DealsTx) => Promise<T>): Promise<T> {
     return inDealsTx(this.ctx, this.deps, fn);
+  }
+
+  /** The meet-up spots of the campus the work is for (the student's). */
+  private spots() {
+    return this.ctx.campuses.byId(requireCampusId()).meetupSpots;
   }
 
   private async name(tx: DealsTx, userId: number): Promise<string> {
@@ -52,7 +58,8 @@ export class MeetupsService {
     const startsAt = Date.parse(input.startsAt);
     let where: { spotId: string | null; place: string };
     if (input.spotId) {
-      const spot = this.ctx.campuses.current().meetupSpots.find((s) => s.id === input.spotId);
+      // The campus's own spots (features.md §E): another campus's spot id is an unknown one.
+      const spot = this.spots().find((s) => s.id === input.spotId);
       if (!spot) throw badRequest(DEALS_MESSAGES.meetupSpotUnknown);
       where = { spotId: spot.id, place: spot.name };
     } else {
@@ -235,7 +242,10 @@ export class MeetupsService {
     });
   }
 
-  /** GET /meetups/{id}.ics: an RFC 5545 event for either student (times in UTC). */
+  /**
+   * GET /meetups/{id}.ics: an RFC 5545 event for either student. Times are in UTC (calendars show
+   * them in the reader's zone), so the campus's time zone is not needed here.
+   */
   async ics(userId: number, meetupId: number): Promise<string> {
     const db = this.ctx.db.kysely;
     const meetup = await store.findMeetup(db, meetupId);
@@ -243,9 +253,7 @@ export class MeetupsService {
     const pair = parseRoomId(meetup.room_id);
     if (!pair || !pair.includes(userId)) throw forbidden(DEALS_MESSAGES.meetupNotYours);
     const listing = await store.findListing(db, meetup.listing_id);
-    const spot = meetup.spot_id
-      ? this.ctx.campuses.current().meetupSpots.find((s) => s.id === meetup.spot_id)
-      : undefined;
+    const spot = meetup.spot_id ? this.spots().find((s) => s.id === meetup.spot_id) : undefined;
     const host = new URL(this.ctx.config.publicUrl).hostname;
     const startsAt = Number(meetup.starts_at);
     const { error, value } = createEvent({

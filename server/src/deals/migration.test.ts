@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asStudent, createStudent, createTestApp, dialects, type TestApp } from '../../test/helper.js';
+import {
+  asStudent,
+  campusOfUser,
+  createStudent,
+  createTestApp,
+  dialects,
+  type TestApp,
+} from '../../test/helper.js';
 import { createListing } from '../chat/testing.js';
 
 /** 005_deals: the constraints that keep deals consistent across processes, on both dialects. */
@@ -9,6 +16,8 @@ describe.each(dialects)('005_deals schema (%s)', (dialect) => {
   let buyerId: number;
   let listingId: number;
   let roomId: string;
+  /** The students' campus: rows written straight into the database name it. */
+  let campusId: number;
   const now = Date.now();
 
   beforeAll(async () => {
@@ -17,6 +26,7 @@ describe.each(dialects)('005_deals schema (%s)', (dialect) => {
     buyerId = (await createStudent(t)).id;
     listingId = await createListing(t, sellerId);
     roomId = sellerId < buyerId ? `${sellerId}:${buyerId}` : `${buyerId}:${sellerId}`;
+    campusId = await campusOfUser(t, sellerId);
     await t.app.ctx.db.kysely
       .insertInto('chat_rooms')
       .values({
@@ -29,6 +39,7 @@ describe.each(dialects)('005_deals schema (%s)', (dialect) => {
         message_count: 0,
         created_at: now,
         last_activity_at: now,
+        campus_id: campusId,
       })
       .execute();
   });
@@ -49,6 +60,7 @@ describe.each(dialects)('005_deals schema (%s)', (dialect) => {
         updated_at: now,
         accepted_at: null,
         handoff_code: null,
+        campus_id: campusId,
       })
       .execute();
 
@@ -89,6 +101,7 @@ describe.each(dialects)('005_deals schema (%s)', (dialect) => {
           updated_at: now,
           reported_user_id: null,
           reported_by_id: null,
+          campus_id: campusId,
         })
         .execute();
     await meetup('PROPOSED');

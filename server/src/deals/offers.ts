@@ -8,6 +8,7 @@ import {
   type Offer,
 } from '@campus/contract';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import { conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { assertNotBlocked } from '../safety/index.js';
 import { cancelOpenMeetups } from './meetup-rules.js';
@@ -328,7 +329,11 @@ export class OffersService {
   async list(userId: number, listingId: number, limit: number, beforeId?: number) {
     const listing = await store.findListing(this.ctx.db.kysely, listingId);
     if (!listing) throw notFound(DEALS_MESSAGES.listingNotFound);
-    let q = this.ctx.db.kysely.selectFrom('offers').selectAll().where('listing_id', '=', listingId);
+    let q = this.ctx.db.kysely
+      .selectFrom('offers')
+      .selectAll()
+      .where('listing_id', '=', listingId)
+      .where('campus_id', '=', requireCampusId());
     if (listing.seller_id !== userId) q = q.where('buyer_id', '=', userId);
     if (beforeId !== undefined) q = q.where('id', '<', beforeId);
     const rows = await q

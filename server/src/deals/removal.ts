@@ -1,6 +1,7 @@
 import { DEAL_EVENTS, parseRoomId } from '@campus/contract';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import type { Database } from '../db/schema.js';
 import { JOB_OFFER_EXPIRE, JOB_RESERVATION_LAPSE } from './offers.js';
 import type * as store from './store.js';
@@ -12,6 +13,9 @@ import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
  * pending either. Pending and accepted offers become CANCELLED, open meet-ups CANCELLED, the listing
  * AVAILABLE again (a restored listing starts over), and each room that had a deal going gets one
  * system line, delivered live after the commit like every deals change.
+ *
+ * It runs as work of the listing's campus: safety calls it in the scope of that campus (its
+ * moderator's request), and the rows it reads and writes are that campus's.
  */
 export class ListingRemoval {
   constructor(
@@ -36,6 +40,7 @@ export class ListingRemoval {
       .selectFrom('listings')
       .select(['id', 'seller_id', 'status'])
       .where('id', '=', listingId)
+      .where('campus_id', '=', requireCampusId())
       .executeTakeFirst();
     if (!listing) return;
     if (listing.status === 'RESERVED') {

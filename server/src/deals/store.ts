@@ -1,6 +1,7 @@
 import { centsToDollars, type Deal, type Meetup, type Offer } from '@campus/contract';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { PostTopic } from '../chat/index.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import type { Database, DealsTable, MeetupsTable, OffersTable } from '../db/schema.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -9,6 +10,13 @@ export type MeetupRow = Selectable<MeetupsTable>;
 export type DealRow = Selectable<DealsTable>;
 
 const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
+
+/**
+ * Every deals read by id is limited to the campus of the work in hand (the student's, or the
+ * job's): another campus's listing, offer or meet-up is not found, exactly like an unknown id
+ * (features.md §E). Explicit on both databases; PostgreSQL's row-level security is a second line.
+ */
+const campus = (): number => requireCampusId();
 
 export function toOffer(r: OfferRow): Offer {
   return {
@@ -57,7 +65,8 @@ export function toDeal(r: DealRow): Deal {
  * route goes through this (or findListing), so two processes answering offers on one listing take
  * turns, and a listing a moderator removed is not found at all: the same 404 as an unknown id for
  * offers, meet-ups and hand-off alike. On PostgreSQL a request that waited for the removal's lock
- * re-checks the condition on the removed row, so it cannot slip in behind the removal.
+ * re-checks the condition on the removed row, so it cannot slip in behind the removal. A listing of
+ * another campus is not found either.
  */
 export function lockListing(db: Executor, id: number, postgres: boolean) {
   let q = db
@@ -74,6 +83,7 @@ export function lockListing(db: Executor, id: number, postgres: boolean) {
       'users.first_name as seller_first_name',
     ])
     .where('listings.id', '=', id)
+    .where('listings.campus_id', '=', campus())
     .where((eb) =>
       eb.or([eb('listings.moderation', 'is', null), eb('listings.moderation', '!=', 'REMOVED')]),
     );
@@ -88,11 +98,21 @@ export function findListing(db: Executor, id: number) {
 export type DealListing = NonNullable<Awaited<ReturnType<typeof lockListing>>>;
 
 export function findOffer(db: Executor, id: number) {
-  return db.selectFrom('offers').selectAll().where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('offers')
+    .selectAll()
+    .where('id', '=', id)
+    .where('campus_id', '=', campus())
+    .executeTakeFirst();
 }
 
 export function findMeetup(db: Executor, id: number) {
-  return db.selectFrom('meetups').selectAll().where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('meetups')
+    .selectAll()
+    .where('id', '=', id)
+    .where('campus_id', '=', campus())
+    .executeTakeFirst();
 }
 
 export async function firstNames(db: Executor, ids: readonly number[]): Promise<Map<number, string>> {
@@ -101,6 +121,7 @@ export async function firstNames(db: Executor, ids: readonly number[]): Promise<
     .selectFrom('users')
     .select(['id', 'first_name'])
     .where('id', 'in', [...ids])
+    .where('campus_id', '=', campus())
     .execute();
   return new Map(rows.map((r) => [r.id, r.first_name]));
 }

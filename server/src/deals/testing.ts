@@ -10,11 +10,14 @@ export interface Cast {
   listingId: number;
 }
 
-/** A seller with a $15 listing, a buyer and a third student who has nothing to do with it. */
-export async function cast(t: TestApp): Promise<Cast> {
-  const seller = await createStudent(t, { firstName: 'Maya' });
-  const buyer = await createStudent(t, { firstName: 'Ben' });
-  const third = await createStudent(t, { firstName: 'Tess' });
+/**
+ * A seller with a $15 listing, a buyer and a third student who has nothing to do with it, all of
+ * the campus of `domain` (default msu.edu, the default campus).
+ */
+export async function cast(t: TestApp, domain?: string): Promise<Cast> {
+  const seller = await createStudent(t, { firstName: 'Maya', domain });
+  const buyer = await createStudent(t, { firstName: 'Ben', domain });
+  const third = await createStudent(t, { firstName: 'Tess', domain });
   return { seller, buyer, third, listingId: await createListing(t, seller.id) };
 }
 

@@ -1,6 +1,7 @@
 import type { NotificationType } from '@campus/contract';
 import { roomTopic, type ChatPosts, type PostTopic } from '../chat/index.js';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import type { Trx } from '../events.js';
 import type { ListingRow } from '../listings/index.js';
 import * as store from './store.js';
@@ -145,13 +146,17 @@ export async function inDealsTx<T>(
   return result;
 }
 
-/** After a deals change commits, the listings it wrote are read again and handed to listings. */
+/**
+ * After a deals change commits, the listings it wrote are read again and handed to listings (in
+ * the change's campus: the listener runs in its scope).
+ */
 export function followListingChanges(ctx: AppContext, deps: Pick<DealsDeps, 'listingWritten'>): void {
   ctx.domainEvents.afterCommit('deal.listingChanged', async ({ listingId }) => {
     const row = await ctx.db.kysely
       .selectFrom('listings')
       .selectAll()
       .where('id', '=', listingId)
+      .where('campus_id', '=', requireCampusId())
       .executeTakeFirst();
     if (row) await deps.listingWritten(row);
   });

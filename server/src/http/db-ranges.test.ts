@@ -14,7 +14,7 @@ import {
   type TestApp,
 } from '../../test/helper.js';
 import { collect, connectOrThrow } from '../chat/stomp/testing.js';
-import { createListing, listen } from '../chat/testing.js';
+import { createListing, listen, sendAs } from '../chat/testing.js';
 
 const HUGE = '99999999999999';
 const JUST_OVER = String(DB_INT_MAX + 1);
@@ -63,7 +63,7 @@ describe.each(dialects)('numbers outside the database range (%s)', (dialect) => 
   });
 
   it('after / before of chat history', async () => {
-    const send = await t.app.chat.service.send(alice.id, alice.id, bob.id, { content: 'hi', listingId });
+    const send = await sendAs(t, alice.id, alice.id, bob.id, { content: 'hi', listingId });
     expect(send.id).toBeGreaterThan(0);
     for (const q of [`after=${HUGE}`, `before=${JUST_OVER}`]) {
       const res = await get(`/api/chats/${roomId}?${q}`);

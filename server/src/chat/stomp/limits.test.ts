@@ -39,7 +39,7 @@ async function start(
     authenticate: async (headers) => {
       const m = /^user-(\d+)$/.exec(bearerToken(headers) ?? '');
       if (!m) throw new StompError('Invalid token');
-      return { userId: Number(m[1]), tokenVersion: 0 };
+      return { userId: Number(m[1]), tokenVersion: 0, campusId: 1 };
     },
     authorizeSubscribe: () => {},
     onSend,

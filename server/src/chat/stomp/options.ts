@@ -6,6 +6,8 @@ import type { TransactionLimits } from './transactions.js';
 export interface StompPrincipal {
   userId: number;
   tokenVersion: number;
+  /** The student's campus (features.md §E): the session's frames are handled as its work. */
+  campusId: number;
   /** When the credential expires (epoch ms): the session is closed then. */
   expiresAt?: number;
 }
@@ -52,6 +54,12 @@ export interface StompHooks {
    * CONNECTED: throws (StompError) when the credential was revoked meanwhile.
    */
   revalidate?(principal: StompPrincipal): Promise<void>;
+  /**
+   * Runs the handling of one frame of an authenticated session (and `revalidate`) as work of its
+   * principal: the chat module runs it in the student's campus, so every query a SUBSCRIBE, SEND,
+   * COMMIT or extension handler makes is that campus's. Without it the work runs as it is.
+   */
+  scope?<T>(principal: StompPrincipal, work: () => Promise<T>): Promise<T>;
 }
 
 export interface StompLogger {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,6 +22,8 @@ function principalFor(token: string | null): StompPrincipal {
   return {
     userId: Number(m[1]),
     tokenVersion: Number(m[2] ?? 0),
+    // Two "campuses" for the scope hook: odd and even user ids.
+    campusId: Number(m[1]) % 2,
     ...(m[3] ? { expiresAt: Date.now() + Number(m[3]) } : {}),
   };
 }
@@ -30,7 +33,12 @@ interface Harness {
   stomp: StompServer;
   url: string;
   sends: Array<{ userId: number; destination: string; body: string; headers: Record<string, string> }>;
+  /** What each hook saw as its scope (StompHooks.scope), in the order they ran. */
+  scopes: string[];
 }
+
+/** The scope StompHooks.scope gives the work of a frame (the app's is the campus of db/campus-scope.ts). */
+const frameScope = new AsyncLocalStorage<string>();
 
 let h: Harness;
 let sendDelayMs = 0;
@@ -41,14 +49,24 @@ async function start(
 ): Promise<Harness> {
   const http = createServer((_req, res) => res.writeHead(404).end());
   const sends: Harness['sends'] = [];
+  const scopes: string[] = [];
   const hooks: StompHooks = {
-    authenticate: async (headers) => principalFor(bearerToken(headers)),
+    authenticate: async (headers) => {
+      scopes.push(`authenticate:${frameScope.getStore() ?? 'none'}`);
+      return principalFor(bearerToken(headers));
+    },
+    scope: (principal, work) => frameScope.run(`campus-${principal.campusId}`, work),
+    revalidate: async () => {
+      scopes.push(`revalidate:${frameScope.getStore() ?? 'none'}`);
+    },
     authorizeSubscribe: (principal, destination) => {
+      scopes.push(`subscribe:${frameScope.getStore() ?? 'none'}`);
       if (destination.startsWith('/private/') && !destination.endsWith(`/${principal.userId}`)) {
         throw new StompError('Forbidden destination');
       }
     },
     onSend: async (s, destination, body, headers) => {
+      scopes.push(`send:${frameScope.getStore() ?? 'none'}`);
       if (sendDelayMs) await new Promise((r) => setTimeout(r, sendDelayMs));
       if (sendFailure) throw sendFailure;
       sends.push({ userId: s.principal!.userId, destination, body, headers });
@@ -60,7 +78,7 @@ async function start(
   stomp.attach(http);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
-  return { http, stomp, url: `ws://127.0.0.1:${port}/ws`, sends };
+  return { http, stomp, url: `ws://127.0.0.1:${port}/ws`, sends, scopes };
 }
 
 beforeEach(async () => {
@@ -268,6 +286,47 @@ describe('STOMP server: subscribe, send, receipts', () => {
     // The transaction's SEND is only processed (and delivered) on COMMIT.
     expect(seen).toEqual(['R:r1', 'R:r2', 'R:r3', 'R:r4', 'MESSAGE:in tx', 'R:r5', 'R:r6', 'R:r7']);
     expect((await raw.closed).code).toBe(1000);
+  });
+
+  it("handles each frame of a session as work of its principal's scope, CONNECT's lookup outside it", async () => {
+    const [odd, even] = [
+      await connectOrThrow(h.url, { Authorization: 'Bearer user-3' }),
+      await connectOrThrow(h.url, { Authorization: 'Bearer user-4' }),
+    ];
+    for (const [client, who] of [
+      [odd, 'odd'],
+      [even, 'even'],
+    ] as const) {
+      client.subscribe('/topic/a', () => {}, { receipt: `sub-${who}` });
+      await receiptFor(client, `sub-${who}`);
+      const sent = receiptFor(client, `send-${who}`);
+      client.publish({ destination: '/app/x', body: who, headers: { receipt: `send-${who}` } });
+      await sent;
+      // A transaction's SENDs run on COMMIT, in the scope too.
+      const tx = client.begin(`tx-${who}`);
+      client.publish({ destination: '/app/x', body: `${who} in tx`, headers: { transaction: tx.id } });
+      tx.commit();
+      // Frames are handled in order: this receipt comes after the COMMIT's SEND has run.
+      const after = receiptFor(client, `after-${who}`);
+      client.publish({ destination: '/app/x', body: 'after', headers: { receipt: `after-${who}` } });
+      await after;
+    }
+    expect(h.scopes).toEqual([
+      'authenticate:none',
+      'revalidate:campus-1',
+      'authenticate:none',
+      'revalidate:campus-0',
+      'subscribe:campus-1',
+      'send:campus-1',
+      'send:campus-1',
+      'send:campus-1',
+      'subscribe:campus-0',
+      'send:campus-0',
+      'send:campus-0',
+      'send:campus-0',
+    ]);
+    await odd.deactivate();
+    await even.deactivate();
   });
 
   it('refuses an unauthorized SUBSCRIBE with ERROR and close', async () => {

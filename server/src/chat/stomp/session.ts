@@ -169,13 +169,19 @@ export class StompSession {
         this.queued--;
         if (this.state === 'closed') return;
         try {
-          await this.handle(frame);
+          await this.asPrincipal(() => this.handle(frame));
         } catch (err) {
           if (err instanceof StompAppError) this.refuse(err, frame);
           else this.fail(err, frame);
         }
       });
     }
+  }
+
+  /** Runs `work` as work of the session's principal once there is one (StompHooks.scope). */
+  private asPrincipal<T>(work: () => Promise<T>): Promise<T> {
+    const principal = this.principal;
+    return principal && this.hooks.scope ? this.hooks.scope(principal, work) : work();
   }
 
   private async handle(frame: Frame): Promise<void> {
@@ -277,7 +283,8 @@ export class StompSession {
     // a revocation committed before this check is seen here, one committed after it finds the
     // session registered and closes it.
     for (const listener of this.connectListeners) listener(this);
-    if (this.hooks.revalidate) await this.hooks.revalidate(principal);
+    const revalidate = this.hooks.revalidate;
+    if (revalidate) await this.asPrincipal(() => revalidate.call(this.hooks, principal));
     // A revocation may have closed it meanwhile (isOpen: TypeScript's narrowing cannot see that).
     if (!this.isOpen) return;
     this.state = 'connected';
