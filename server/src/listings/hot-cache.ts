@@ -3,14 +3,15 @@ import { encodeCursor, type PageParams } from '../http/paging.js';
 
 /**
  * Serialized answers of the hottest listing reads (first pages of browse, GET /listing/{id}),
- * the same for every caller, kept for PAGE_TTL_MS per process (docs/decisions.md, "Listings: hot
- * reads"). Every listing write in this process clears its campus's; writes in another process show within
- * PAGE_TTL_MS. Tokens are cached by the shared authentication (accounts/token-cache.ts).
+ * the same for every caller of a campus, kept for PAGE_TTL_MS per process (docs/decisions.md,
+ * "Listings: hot reads"). Answers are kept per campus (features.md §E): a student is only ever
+ * served their own campus's, and a listing write in this process clears only its campus's. Writes
+ * in another process show within PAGE_TTL_MS. Tokens are cached by the shared authentication
+ * (accounts/token-cache.ts).
  *
  * Keys are built from the parsed, validated parameters in a fixed order (`cacheKey`), never from
- * the raw URL: junk query parameters cannot mint new entries. Answers are kept per campus: a
- * student is only ever served their own campus's. The cache is bounded by entries and by bytes;
- * the oldest entries go first.
+ * the raw URL: junk query parameters cannot mint new entries. The cache is bounded by entries and
+ * by bytes; the oldest entries go first.
  */
 export const PAGE_TTL_MS = 1_000;
 export const HOT_CACHE_MAX_ENTRIES = 2_000;

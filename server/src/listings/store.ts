@@ -88,13 +88,14 @@ export function browse(db: Executor, q: BrowseQuery, dialect: Dialect): Promise<
 
 /**
  * A page over several categories, as one ordered page per category merged here. With
- * `category IN (…)` neither database can read a (category, is_sold, …) index in the page's order, so
- * the planner reads every listing of those categories in a price range and sorts them (newest first
- * on SQLite: 16–18 ms per page at 100k listings, even with statistics), or walks a global index past
- * every listing of the other categories. Each category's (category, is_sold, id) or
- * (category, is_sold, price, id) index gives its page in order instead (≈ 0.2 ms each). PostgreSQL
- * pages newest first well in one query (its backward walk of (is_sold, id) stops at the page's end),
- * so there only the price sorts are split.
+ * `category IN (…)` neither database can read a (campus, category, is_sold, …) index in the page's
+ * order, so the planner reads every listing of those categories in a price range and sorts them
+ * (newest first on SQLite: 16–18 ms per page at 100k listings, even with statistics), or walks a
+ * global index past every listing of the other categories. Each category's
+ * (campus, category, is_sold, id) or (campus, category, is_sold, price, id) index (migration 016)
+ * gives its page in order instead (≈ 0.2 ms each). PostgreSQL pages newest first well in one query
+ * (its backward walk of (campus, is_sold, id) stops at the page's end), so there only the price
+ * sorts are split.
  */
 async function browseEachCategory(
   db: Executor,
