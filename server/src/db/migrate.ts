@@ -16,6 +16,7 @@ import { coursePriceIndexMigration } from './migrations/012_course_price_index.j
 import { jobLanesMigration } from './migrations/013_job_lanes.js';
 import { dealsIntegrityMigration } from './migrations/014_deals_integrity.js';
 import { campusesMigration } from './migrations/015_campuses.js';
+import { listingsByCampusMigration } from './migrations/016_listings_by_campus.js';
 
 /** Migrations are plain modules bundled with the server, so the built app needs no migration folder. */
 const migrations: Record<string, (db: Db) => Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, (db: Db) => Migration> = {
   '013_job_lanes': jobLanesMigration,
   '014_deals_integrity': dealsIntegrityMigration,
   '015_campuses': campusesMigration,
+  '016_listings_by_campus': listingsByCampusMigration,
 };
 
 /** Migrations rewrite tables whole, across every campus (db/campus-scope.ts). */

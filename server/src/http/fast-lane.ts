@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyServerFactory, FastifyServerOptions } from 'fastify';
 import type { Principal } from '../context.js';
+import { inCampus } from '../db/campus-scope.js';
 import { bearerToken } from './tokens.js';
 
 /** What a fast read answers: the body as the route would send it, and its Link header if any. */
@@ -62,6 +63,8 @@ export function connectionToken(header: string | undefined, connection: object |
  * - only a caller whose token the token cache verified moments ago (requireAuth's own check);
  * - only when the route's read says the answer is in memory and the same for this caller (the hot
  *   cache's rendering, the caller's saves and blocks cached: listings/routes.ts);
+ * - the read runs as work of the caller's campus (db/campus-scope.ts), as the route would after
+ *   requireAuth, and is handed the caller, whose campus picks what it may answer;
  * - not while requests are logged at `info` (Fastify writes those lines), not once the app closes
  *   (Fastify answers 503 then).
  *
@@ -130,7 +133,7 @@ export class FastLane {
     if (!principal) return false;
     let answer: FastAnswer | undefined;
     try {
-      answer = read(rest, principal);
+      answer = inCampus(principal.campusId, () => read(rest, principal));
     } catch {
       return false;
     }

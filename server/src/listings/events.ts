@@ -17,8 +17,11 @@ declare module '../events.js' {
      * moderation). After commit: the search index and the hot cache follow.
      */
     'listing.changed': { row: ListingRow };
-    /** The seller deleted a listing. After commit: it leaves the search index and the hot cache. */
-    'listing.deleted': { id: number };
+    /**
+     * The seller deleted a listing. After commit: it leaves the search index and its campus's hot
+     * cache.
+     */
+    'listing.deleted': { id: number; campusId: number };
     /**
      * An edit lowered the price of an unsold listing (already recorded in listing_price_drops). In
      * the transaction: notifications tells those who saved it, when the drop is large enough.

@@ -22,35 +22,62 @@ describe('HotCache bounds', () => {
 
   it('evicts the oldest entries beyond the entry cap', () => {
     const cache = new HotCache(3, 1_000_000);
-    for (const k of ['a', 'b', 'c', 'd']) cache.remember(k, 'x', undefined);
+    for (const k of ['a', 'b', 'c', 'd']) cache.remember(1, k, 'x', undefined);
     expect(cache.size).toBe(3);
-    expect(cache.answer('a')).toBeUndefined();
-    expect(cache.answer('d')?.body).toBe('x');
+    expect(cache.answer(1, 'a')).toBeUndefined();
+    expect(cache.answer(1, 'd')?.body).toBe('x');
   });
 
   it('evicts the oldest entries beyond the byte cap and refuses one answer larger than the cap', () => {
     const cache = new HotCache(1_000, 1_000);
     const body = 'y'.repeat(200); // 400 bytes + key
-    cache.remember('a', body, undefined);
-    cache.remember('b', body, undefined);
-    cache.remember('c', body, undefined);
+    cache.remember(1, 'a', body, undefined);
+    cache.remember(1, 'b', body, undefined);
+    cache.remember(1, 'c', body, undefined);
     expect(cache.bytes).toBeLessThanOrEqual(1_000);
-    expect(cache.answer('a')).toBeUndefined();
-    expect(cache.answer('c')?.body).toBe(body);
-    cache.remember('huge', 'z'.repeat(600), undefined);
-    expect(cache.answer('huge')).toBeUndefined();
-    expect(cache.answer('c')?.body).toBe(body);
+    expect(cache.answer(1, 'a')).toBeUndefined();
+    expect(cache.answer(1, 'c')?.body).toBe(body);
+    cache.remember(1, 'huge', 'z'.repeat(600), undefined);
+    expect(cache.answer(1, 'huge')).toBeUndefined();
+    expect(cache.answer(1, 'c')?.body).toBe(body);
+  });
+
+  it("keeps each campus's answers apart; a campus's write clears only its own", () => {
+    const cache = new HotCache(10, 100_000);
+    cache.remember(1, '/listings?limit=20', 'msu page', undefined);
+    cache.remember(2, '/listings?limit=20', 'uw  page', undefined);
+    expect(cache.answer(1, '/listings?limit=20')?.body).toBe('msu page');
+    expect(cache.answer(2, '/listings?limit=20')?.body).toBe('uw  page');
+    expect(cache.answer(3, '/listings?limit=20')).toBeUndefined();
+    const before = cache.bytes;
+    cache.listingsChanged(2);
+    expect(cache.answer(2, '/listings?limit=20')).toBeUndefined();
+    expect(cache.answer(1, '/listings?limit=20')?.body).toBe('msu page');
+    expect(cache.sizeOf(2)).toBe(0);
+    expect(cache.bytes).toBe(before / 2);
+    cache.listingsChanged();
+    expect(cache.size).toBe(0);
+    expect(cache.bytes).toBe(0);
+  });
+
+  it('evicts the oldest entry whichever campus holds it', () => {
+    const cache = new HotCache(2, 100_000);
+    cache.remember(1, 'a', 'x', undefined);
+    cache.remember(2, 'a', 'y', undefined);
+    cache.remember(2, 'b', 'z', undefined);
+    expect(cache.answer(1, 'a')).toBeUndefined();
+    expect(cache.sizeOf(2)).toBe(2);
   });
 
   it('replacing a key does not count its bytes twice, and entries expire', () => {
     let now = 0;
     const cache = new HotCache(10, 10_000, () => now);
-    cache.remember('a', 'x'.repeat(100), undefined);
+    cache.remember(1, 'a', 'x'.repeat(100), undefined);
     const once = cache.bytes;
-    cache.remember('a', 'x'.repeat(100), undefined);
+    cache.remember(1, 'a', 'x'.repeat(100), undefined);
     expect(cache.bytes).toBe(once);
     now += PAGE_TTL_MS;
-    expect(cache.answer('a')).toBeUndefined();
+    expect(cache.answer(1, 'a')).toBeUndefined();
     expect(cache.bytes).toBe(0);
   });
 });

@@ -147,7 +147,7 @@ describe('Personaliser.bodyNow', () => {
     t = await createTestApp();
     [alice, bob] = [await createStudent(t), await createStudent(t)];
     // As the hot cache holds it: the shared rendering, no per-caller fields.
-    listing = await t.app.listings.service.get((await postListing(t, alice)).id);
+    listing = await t.app.listings.service.get(alice.campusId, (await postListing(t, alice)).id);
   });
   afterAll(async () => {
     await t.close();
@@ -165,7 +165,9 @@ describe('Personaliser.bodyNow', () => {
     expect(now?.toString()).toBe(body);
     // The seller's counts are read fresh: never from memory.
     await p.body(rendered, { userId: alice.id, email: alice.email, tokenVersion: 0, campusId: 1 });
-    expect(p.bodyNow(rendered, { userId: alice.id, email: alice.email, tokenVersion: 0, campusId: 1 })).toBeUndefined();
+    expect(
+      p.bodyNow(rendered, { userId: alice.id, email: alice.email, tokenVersion: 0, campusId: 1 }),
+    ).toBeUndefined();
     // Who holds a RESERVED listing is read fresh too.
     const reserved = new RenderedListings([{ ...listing, status: 'RESERVED' }], false);
     expect(p.bodyNow(reserved, viewer)).toBeUndefined();

@@ -22,7 +22,8 @@ export type PageLoader = (excludeSellers?: readonly number[]) => Promise<Page>;
  * The hottest reads — first pages of browsing, one listing — answered from the hot cache
  * (hot-cache.ts) and personalised per caller, before Fastify routes the request (the fast lane)
  * when everything is in memory, else through the route. Anything that cannot be answered the
- * same way for every caller (a viewer who blocked someone) is read anew and never cached.
+ * same way for every caller (a viewer who blocked someone) is read anew and never cached. Each
+ * read looks only at the caller's campus's entries (features.md §E).
  */
 export class HotReads {
   constructor(
@@ -36,7 +37,7 @@ export class HotReads {
     for (const path of ['/listings', '/listings/recent']) {
       const key = cacheKey(path, parsePage({}, 'browse'));
       app.fastLane.exactGet(path, (principal) => {
-        const hit = this.cache.answer(key);
+        const hit = this.cache.answer(principal.campusId, key);
         return this.answerFromMemory(principal, hit?.rendered, hit?.link);
       });
     }
@@ -45,7 +46,7 @@ export class HotReads {
       const id = parseId(rest);
       return id === undefined
         ? undefined
-        : this.answerFromMemory(principal, this.cache.answer(listingKey(id))?.rendered);
+        : this.answerFromMemory(principal, this.cache.answer(principal.campusId, listingKey(id))?.rendered);
     });
   }
 
@@ -63,14 +64,14 @@ export class HotReads {
     load: PageLoader,
   ): Promise<unknown> | undefined {
     const key = cacheKey(path, params);
-    const hit = this.cache.answer(key);
+    const hit = this.cache.answer(principalOf(request).campusId, key);
     if (this.sentFromMemory(request, reply, hit?.rendered, hit?.link)) return undefined;
     return this.loadPage(request, reply, key, load);
   }
 
   /** GET /listing/{id} as the caller sees it; undefined when sent without waiting for anything. */
   listing(request: FastifyRequest, reply: FastifyReply, id: number): Promise<unknown> | undefined {
-    const cached = this.cache.answer(listingKey(id))?.rendered;
+    const cached = this.cache.answer(principalOf(request).campusId, listingKey(id))?.rendered;
     if (this.sentFromMemory(request, reply, cached)) return undefined;
     return this.readListing(request, reply, id, cached);
   }
@@ -124,10 +125,10 @@ export class HotReads {
 
   private async loadPage(request: FastifyRequest, reply: FastifyReply, key: string, load: PageLoader) {
     // A viewer who blocked someone gets their own page without those sellers (never cached).
-    const userId = principalOf(request).userId;
+    const { userId, campusId } = principalOf(request);
     const hidden = await this.service.hiddenSellersFor(userId);
     if (hidden.size > 0) return this.sendPage(request, reply, await load([...hidden]));
-    const hit = this.cache.answer(key);
+    const hit = this.cache.answer(campusId, key);
     if (hit?.rendered) {
       if (hit.link) reply.header('link', hit.link);
       return reply.type(JSON_TYPE).send(await this.personalised(request, hit.rendered));
@@ -135,7 +136,7 @@ export class HotReads {
     const page = await load();
     const link = page.next ? nextLink(key, encodeCursor(page.next)) : undefined;
     const rendered = new RenderedListings(page.listings, true);
-    this.cache.remember(key, rendered.plain, link, rendered);
+    this.cache.remember(campusId, key, rendered.plain, link, rendered);
     if (link) reply.header('link', link);
     return reply.type(JSON_TYPE).send(await this.personalised(request, rendered));
   }
@@ -147,13 +148,13 @@ export class HotReads {
     id: number,
     cached: RenderedListings | undefined,
   ) {
+    const { userId, campusId } = principalOf(request);
     let rendered = cached;
     if (!rendered) {
-      rendered = new RenderedListings([await this.service.get(id)], false);
-      this.cache.remember(listingKey(id), rendered.plain, undefined, rendered);
+      rendered = new RenderedListings([await this.service.get(campusId, id)], false);
+      this.cache.remember(campusId, listingKey(id), rendered.plain, undefined, rendered);
     }
     // The blocker no longer sees the blocked student's listings (safety).
-    const userId = principalOf(request).userId;
     const hidden = await this.service.hiddenSellersFor(userId);
     if (hidden.has(rendered.sellers[0] as number)) throw notFound(MESSAGES.listingNotFound);
     return reply.type(JSON_TYPE).send(await this.personalised(request, rendered));

@@ -56,17 +56,17 @@ export async function registerListings(
   app.addHook('onClose', () => search.close());
   // The app's clock: tests move it to see a page expire instead of waiting a real second.
   const cache = new HotCache(undefined, undefined, ctx.clock);
-  // Whoever wrote a listing, this process's index follows at once and the hot cache clears;
-  // other processes see updated_at move.
+  // Whoever wrote a listing, this process's index follows at once and its campus's hot cache
+  // clears; other processes see updated_at move.
   const follow = ({ row }: { row: ListingRow }) => {
     search.applyRow(row);
-    cache.listingsChanged();
+    cache.listingsChanged(Number(row.campus_id));
   };
   ctx.domainEvents.afterCommit('listing.written', follow);
   ctx.domainEvents.afterCommit('listing.changed', follow);
-  ctx.domainEvents.afterCommit('listing.deleted', ({ id }) => {
+  ctx.domainEvents.afterCommit('listing.deleted', ({ id, campusId }) => {
     search.remove(id);
-    cache.listingsChanged();
+    cache.listingsChanged(campusId);
   });
   const service = new ListingsService(ctx, search, deps);
   const personaliser = new Personaliser(ctx);

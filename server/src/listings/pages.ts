@@ -12,6 +12,8 @@ export interface Page {
 
 /** A page of browsing as the service asks for it. */
 export interface BrowseOptions extends SearchFilters {
+  /** The viewer's campus (features.md §E): the page holds only its listings. */
+  campusId: number;
   sort?: store.BrowseSort;
   limit: number;
   cursor: Cursor | undefined;
@@ -37,7 +39,12 @@ export class ListingPages {
 
   /** All of the caller's listings, sold ones included, newest first. */
   mine(principal: Principal, options: Pick<BrowseOptions, 'limit' | 'cursor'>): Promise<Page> {
-    return this.browsePage({ ...options, sellerId: principal.userId, includeSold: true });
+    return this.browsePage({
+      ...options,
+      campusId: principal.campusId,
+      sellerId: principal.userId,
+      includeSold: true,
+    });
   }
 
   /**
@@ -45,6 +52,7 @@ export class ListingPages {
    * score, newest first on ties. An empty query is plain filtered browsing.
    */
   async searchListings(
+    campusId: number,
     query: string,
     filters: FilterParams,
     limit: number,
@@ -55,6 +63,7 @@ export class ListingPages {
     if (query === '') {
       return this.browse({
         ...filters,
+        campusId,
         sort: sort === 'relevance' ? 'newest' : sort,
         limit,
         cursor,
@@ -65,22 +74,23 @@ export class ListingPages {
     // page can be shorter than `limit`, and its Link still leads on without a gap.
     const page =
       sort !== 'relevance'
-        ? await this.searchSorted(query, filters, sort, limit, cursor)
-        : await this.searchRanked(query, filters, limit, cursor);
+        ? await this.searchSorted(campusId, query, filters, sort, limit, cursor)
+        : await this.searchRanked(campusId, query, filters, limit, cursor);
     if (excludeSellers.length === 0) return page;
     const hidden = new Set(excludeSellers);
     return { ...page, listings: page.listings.filter((l) => !hidden.has(l.seller.id)) };
   }
 
   private async searchRanked(
+    campusId: number,
     query: string,
     filters: FilterParams,
     limit: number,
     cursor: Cursor | undefined,
   ): Promise<Page> {
     const after = cursor?.kind === 'search' ? { score: cursor.score, id: cursor.id } : undefined;
-    const { hits, page, listings } = await this.freshHits(limit, () =>
-      this.search.search(query, filters, limit + 1, after),
+    const { hits, page, listings } = await this.freshHits(campusId, limit, () =>
+      this.search.search(campusId, query, filters, limit + 1, after),
     );
     const last = page[page.length - 1];
     const next: Cursor | undefined =
@@ -89,11 +99,13 @@ export class ListingPages {
   }
 
   /**
-   * Runs an index search and loads its first `limit` hits as listings. A hit the database no
-   * longer shows (sold or deleted by another process) is dropped from the index and the search
-   * runs again; in one process this never loops.
+   * Runs an index search and loads its first `limit` hits as listings (of the campus searched:
+   * the index's partition and the read agree). A hit the database no longer shows (sold or deleted
+   * by another process) is dropped from the index and the search runs again; in one process this
+   * never loops.
    */
   private async freshHits<H extends { id: number }>(
+    campusId: number,
     limit: number,
     searchIndex: () => Promise<H[]>,
   ): Promise<{ hits: H[]; page: H[]; listings: Listing[] }> {
@@ -102,6 +114,7 @@ export class ListingPages {
       const page = hits.slice(0, limit);
       const rows = await store.findUnsoldByIds(
         this.db,
+        campusId,
         page.map((h) => h.id),
       );
       const byId = new Map(rows.map((r) => [r.id, r]));
@@ -123,6 +136,7 @@ export class ListingPages {
 
   /** Search in the newest or a price order: every match, keyset-paged by the sort key. */
   private async searchSorted(
+    campusId: number,
     query: string,
     filters: FilterParams,
     sort: Exclude<Sort, 'relevance'>,
@@ -135,8 +149,8 @@ export class ListingPages {
         : cursor?.kind === 'browse'
           ? { price: 0, id: cursor.id }
           : undefined;
-    const { hits, page, listings } = await this.freshHits(limit, () =>
-      this.search.searchSorted(query, filters, sort, limit + 1, after),
+    const { hits, page, listings } = await this.freshHits(campusId, limit, () =>
+      this.search.searchSorted(campusId, query, filters, sort, limit + 1, after),
     );
     const last = page[page.length - 1];
     let next: Cursor | undefined;

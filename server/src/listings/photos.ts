@@ -123,7 +123,7 @@ export class PhotosService {
       .where('id', '=', photoId)
       .executeTakeFirst();
     if (!still) await removeStoredImage(this.ctx, prepared.imageKey, prepared.thumbKey);
-    return this.listings.get(id);
+    return this.listings.get(principal.campusId, id);
   }
 
   /**
@@ -150,7 +150,7 @@ export class PhotosService {
   async remove(principal: Principal, id: number, photoId: number): Promise<Listing> {
     await this.listings.ownedRow(principal, id);
     if (!(await this.drop(id, photoId))) throw notFound(SELLING_MESSAGES.photoNotFound);
-    return this.listings.get(id);
+    return this.listings.get(principal.campusId, id);
   }
 
   async reorder(principal: Principal, id: number, body: unknown): Promise<Listing> {
@@ -180,6 +180,6 @@ export class PhotosService {
       }
       await this.syncCover(trx, id, now);
     });
-    return this.listings.get(id);
+    return this.listings.get(principal.campusId, id);
   }
 }

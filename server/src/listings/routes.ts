@@ -56,7 +56,7 @@ export function listingsRoutes(
       return reply.type(JSON_TYPE).send(await personaliser.body(rendered, principalOf(request)));
     };
     const sendListing = async (request: FastifyRequest, reply: FastifyReply, id: number) =>
-      answerListing(request, reply, await service.get(id));
+      answerListing(request, reply, await service.get(principalOf(request).campusId, id));
 
     const create = async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = principalOf(request);
@@ -91,8 +91,9 @@ export function listingsRoutes(
 
     const browseAll = (request: FastifyRequest, reply: FastifyReply) => {
       const page = parsePage(request.query as RawQuery, 'browse');
+      const { campusId } = principalOf(request);
       return reads.page(request, reply, request.routeOptions.url ?? '/listings', page, (excludeSellers) =>
-        service.browse({ ...page, excludeSellers }),
+        service.browse({ ...page, campusId, excludeSellers }),
       );
     };
     const browseDoc = doc({
@@ -142,11 +143,12 @@ export function listingsRoutes(
         // Relevance needs words to rank by: browsing ranks newest first.
         const sort = requested === 'relevance' ? 'newest' : requested;
         const page = parsePage(raw, cursorKindFor(sort, false));
-        const hidden = await service.hiddenSellersFor(principalOf(request).userId);
+        const { userId, campusId } = principalOf(request);
+        const hidden = await service.hiddenSellersFor(userId);
         return reads.sendPage(
           request,
           reply,
-          await service.browse({ ...filters, ...page, sort, excludeSellers: [...hidden] }),
+          await service.browse({ ...filters, ...page, campusId, sort, excludeSellers: [...hidden] }),
         );
       },
     );
@@ -169,11 +171,12 @@ export function listingsRoutes(
         const filters = parseFilters(raw);
         const sort = parseSort(raw, 'relevance');
         const page = parsePage(raw, cursorKindFor(sort, text !== ''));
-        const hidden = await service.hiddenSellersFor(principalOf(request).userId);
+        const { userId, campusId } = principalOf(request);
+        const hidden = await service.hiddenSellersFor(userId);
         return reads.sendPage(
           request,
           reply,
-          await service.searchListings(text, filters, page.limit, page.cursor, sort, [...hidden]),
+          await service.searchListings(campusId, text, filters, page.limit, page.cursor, sort, [...hidden]),
         );
       },
     );
@@ -194,8 +197,9 @@ export function listingsRoutes(
       (request, reply) => {
         const category = parseCategory((request.params as { category: string }).category);
         const page = parsePage(request.query as RawQuery, 'browse');
+        const { campusId } = principalOf(request);
         return reads.page(request, reply, `/listings/${category}`, page, (excludeSellers) =>
-          service.browse({ categories: [category], ...page, excludeSellers }),
+          service.browse({ categories: [category], ...page, campusId, excludeSellers }),
         );
       },
     );

@@ -166,7 +166,7 @@ export class ListingsService {
       await this.events.transaction(async (trx) => {
         await store.deleteListing(trx, row.id, principal.userId);
         await removeLater(this.ctx, trx, ...prepared.flatMap((p) => [p.imageKey, p.thumbKey]));
-        await this.events.announce(trx, 'listing.deleted', { id: row.id });
+        await this.events.announce(trx, 'listing.deleted', { id: row.id, campusId: principal.campusId });
       });
       throw err;
     }
@@ -200,6 +200,7 @@ export class ListingsService {
           updated_at: now,
         })
         .where('id', '=', id)
+        .where('campus_id', '=', principal.campusId)
         .where('seller_id', '=', principal.userId)
         .returningAll()
         .executeTakeFirst();
@@ -237,17 +238,18 @@ export class ListingsService {
   }
 
   /**
-   * Any listing by id, sold ones included (a sold listing still opens from a chat or a link); one a
-   * moderator removed is gone for everyone (the seller still finds it in their own listings).
+   * Any listing of the campus by id, sold ones included (a sold listing still opens from a chat or
+   * a link); one a moderator removed is gone for everyone (the seller still finds it in their own
+   * listings). Another campus's listing is not found, exactly like an unknown id.
    */
-  async get(id: number): Promise<Listing> {
-    const row = await store.findById(this.db, id);
+  async get(campusId: number, id: number): Promise<Listing> {
+    const row = await store.findById(this.db, campusId, id);
     if (!row || store.isRemoved(row)) throw notFound(MESSAGES.listingNotFound);
     const [listing] = await store.toListings(this.db, [row]);
     return listing as Listing;
   }
 
-  /** Unsold listings, newest first. */
+  /** Unsold listings of a campus, newest first. */
   browse(options: BrowseOptions): Promise<Page> {
     return this.pages.browse(options);
   }
@@ -258,10 +260,11 @@ export class ListingsService {
   }
 
   /**
-   * Fuzzy search (Fuse.js model, see search/) over unsold listings passing the filters; ranked by
-   * score, newest first on ties. An empty query is plain filtered browsing.
+   * Fuzzy search (Fuse.js model, see search/) over a campus's unsold listings passing the filters;
+   * ranked by score, newest first on ties. An empty query is plain filtered browsing.
    */
   searchListings(
+    campusId: number,
     query: string,
     filters: FilterParams,
     limit: number,
@@ -269,7 +272,7 @@ export class ListingsService {
     sort: Sort = 'relevance',
     excludeSellers: readonly number[] = [],
   ): Promise<Page> {
-    return this.pages.searchListings(query, filters, limit, cursor, sort, excludeSellers);
+    return this.pages.searchListings(campusId, query, filters, limit, cursor, sort, excludeSellers);
   }
 
   /**
@@ -280,7 +283,7 @@ export class ListingsService {
     await this.ownedRow(principal, id);
     const row = await this.deps.toggleSold(principal.userId, id);
     if (!row) throw notFound(MESSAGES.listingNotFound);
-    return this.get(id);
+    return this.get(principal.campusId, id);
   }
 
   /**
@@ -303,14 +306,18 @@ export class ListingsService {
         deleted.thumb_key,
         ...photos.flatMap((p) => [p.image_key, p.thumb_key]),
       );
-      await this.events.announce(trx, 'listing.deleted', { id });
+      await this.events.announce(trx, 'listing.deleted', { id, campusId: principal.campusId });
       return deleted;
     });
     if (!row) throw notFound(MESSAGES.listingNotFound);
   }
 
+  /**
+   * The caller's own listing: 404 for an unknown id or another campus's (which the caller cannot
+   * know of), 403 for another seller's listing of the caller's campus.
+   */
   async ownedRow(principal: Principal, id: number): Promise<store.ListingWithSeller> {
-    const row = await store.findById(this.db, id);
+    const row = await store.findById(this.db, principal.campusId, id);
     if (!row) throw notFound(MESSAGES.listingNotFound);
     if (row.seller_id !== principal.userId) throw forbidden(MESSAGES.notYourListing);
     return row;

@@ -23,6 +23,11 @@ export type BrowseSort = 'newest' | 'price_asc' | 'price_desc';
 
 /** A browse: the index's filters, an order, and where the page starts. */
 export interface BrowseQuery extends SearchFilters {
+  /**
+   * The viewer's campus (features.md §E): only its listings. Every browse of the listings module
+   * names it; a read by seller (a profile) is limited already by the seller's campus.
+   */
+  campusId?: number;
   sort?: BrowseSort;
   /** Keyset for the price sorts: listings after (price, id) in the sort's order. */
   afterPrice?: { price: number; id: number };
@@ -47,6 +52,7 @@ function withSeller(db: Executor) {
 /** `dialect` picks the plan where the two databases' planners differ (browseEachCategory). */
 export function browse(db: Executor, q: BrowseQuery, dialect: Dialect): Promise<ListingWithSeller[]> {
   let query = withSeller(db);
+  if (q.campusId !== undefined) query = query.where('listings.campus_id', '=', q.campusId);
   if (!q.includeSold) {
     query = query.where('listings.is_sold', '=', 0).where('listings.moderation', 'is', null);
   }
@@ -82,13 +88,14 @@ export function browse(db: Executor, q: BrowseQuery, dialect: Dialect): Promise<
 
 /**
  * A page over several categories, as one ordered page per category merged here. With
- * `category IN (…)` neither database can read a (category, is_sold, …) index in the page's order, so
- * the planner reads every listing of those categories in a price range and sorts them (newest first
- * on SQLite: 16–18 ms per page at 100k listings, even with statistics), or walks a global index past
- * every listing of the other categories. Each category's (category, is_sold, id) or
- * (category, is_sold, price, id) index gives its page in order instead (≈ 0.2 ms each). PostgreSQL
- * pages newest first well in one query (its backward walk of (is_sold, id) stops at the page's end),
- * so there only the price sorts are split.
+ * `category IN (…)` neither database can read a (campus, category, is_sold, …) index in the page's
+ * order, so the planner reads every listing of those categories in a price range and sorts them
+ * (newest first on SQLite: 16–18 ms per page at 100k listings, even with statistics), or walks a
+ * global index past every listing of the other categories. Each category's
+ * (campus, category, is_sold, id) or (campus, category, is_sold, price, id) index (migration 016)
+ * gives its page in order instead (≈ 0.2 ms each). PostgreSQL pages newest first well in one query
+ * (its backward walk of (campus, is_sold, id) stops at the page's end), so there only the price
+ * sorts are split.
  */
 async function browseEachCategory(
   db: Executor,
@@ -117,18 +124,27 @@ export function isRemoved(row: { moderation: string | null }): boolean {
   return row.moderation === 'REMOVED';
 }
 
-export function findById(db: Executor, id: number): Promise<ListingWithSeller | undefined> {
-  return withSeller(db).where('listings.id', '=', id).executeTakeFirst();
+/** A listing of one campus by id: another campus's id is not found, like an unknown one. */
+export function findById(db: Executor, campusId: number, id: number): Promise<ListingWithSeller | undefined> {
+  return withSeller(db)
+    .where('listings.id', '=', id)
+    .where('listings.campus_id', '=', campusId)
+    .executeTakeFirst();
 }
 
 /**
  * Unsold, unmoderated listings by id, in no particular order (search results are re-ordered by the
  * caller).
  */
-export function findUnsoldByIds(db: Executor, ids: readonly number[]): Promise<ListingWithSeller[]> {
+export function findUnsoldByIds(
+  db: Executor,
+  campusId: number,
+  ids: readonly number[],
+): Promise<ListingWithSeller[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return withSeller(db)
     .where('listings.id', 'in', [...ids])
+    .where('listings.campus_id', '=', campusId)
     .where('listings.is_sold', '=', 0)
     .where('listings.moderation', 'is', null)
     .execute();
@@ -274,19 +290,23 @@ export function inShard(id: number, shard: SearchShard | undefined): boolean {
   return shard === undefined || id % shard.count === shard.index;
 }
 
+/** A row for the search index: the document, the campus whose partition holds it, when it changed. */
+export type CampusSearchDoc = SearchDoc & { campusId: number; updatedAt: number };
+
 /**
- * Rows for the search index: everything, or what changed at or after `sinceUpdatedAt`; only one
- * shard's when given.
+ * Rows for the search index, of every campus (the caller reads across campuses and splits them by
+ * `campusId`): everything, or what changed at or after `sinceUpdatedAt`; only one shard's when given.
  */
 export async function searchDocs(
   db: Executor,
   sinceUpdatedAt?: number,
   shard?: SearchShard,
-): Promise<Array<SearchDoc & { updatedAt: number }>> {
+): Promise<CampusSearchDoc[]> {
   let query = db
     .selectFrom('listings')
     .select([
       'id',
+      'campus_id',
       'name',
       'description',
       'category',
@@ -304,6 +324,7 @@ export async function searchDocs(
   const rows = await query.orderBy('id', 'asc').execute();
   return rows.map((r) => ({
     id: r.id,
+    campusId: Number(r.campus_id),
     name: r.name,
     description: r.description,
     category: r.category,

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { ERROR_CODES, LIMITS, MESSAGES, type ImageVariants } from '@campus/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import type { JobExecutor } from '../jobs/index.js';
 import { processJpeg, tooLarge } from './image.js';
@@ -134,13 +135,17 @@ export async function removeLater(
 /**
  * Validates, re-encodes and stores a photo plus its thumbnail under random names (prepareJpeg,
  * then writePrepared). Callers with a database record pass `beforeWrite` to commit it before the
- * files are written. A stream is received to disk first (receiveFile), never held whole.
+ * files are written. A stream is received to disk first (receiveFile), never held whole. With a
+ * job queue the variants job is filed under the campus in scope, which must be there before any
+ * file is written (a job outside any campus is refused: db/campus-scope.ts).
  */
 export async function storeJpeg(
   ctx: Pick<AppContext, 'config'> & Partial<Pick<AppContext, 'db' | 'jobs' | 'logger'>>,
   input: Buffer | IncomingFile | Readable,
   options: StoreOptions = {},
 ): Promise<StoredImage> {
+  const queue = ctx.jobs && ctx.db ? { jobs: ctx.jobs, db: ctx.db } : undefined;
+  if (queue) requireCampusId();
   let received: IncomingFile | null = null;
   let prepared: PreparedImage;
   try {
@@ -160,7 +165,7 @@ export async function storeJpeg(
   const stored = await writePrepared(ctx, prepared);
   // Without a queue (the demo seed), the backfill job of migration 009 or the uploads route makes
   // the variants later.
-  if (ctx.jobs && ctx.db) await queueVariants({ jobs: ctx.jobs }, ctx.db.kysely, imageKey);
+  if (queue) await queueVariants(queue, queue.db.kysely, imageKey);
   return stored;
 }
 

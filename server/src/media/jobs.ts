@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import type { Database } from '../db/schema.js';
 import { removeKeys, uploadsDir } from './storage.js';
 import { ensureVariants, photosMissingVariants } from './variants.js';
@@ -54,11 +55,20 @@ export function registerMediaJobs(ctx: AppContext): void {
 /**
  * Queues the backfill without a running app (the demo seed stores photos with no job queue): the
  * app's worker makes the variants once it starts. A backfill already pending is kept.
+ *
+ * The backfill sweeps the uploads folder, which every campus's photos share (the files are not
+ * campus data; their rows are), so it is one job, filed under one campus like every job: the
+ * campus given, else the one in scope. Its follow-up runs stay in that campus.
  */
-export async function queueVariantBackfill(db: Kysely<Database>, now: number): Promise<void> {
+export async function queueVariantBackfill(
+  db: Kysely<Database>,
+  now: number,
+  campusId: number = requireCampusId(),
+): Promise<void> {
   await db
     .insertInto('jobs')
     .values({
+      campus_id: campusId,
       type: MEDIA_BACKFILL_JOB,
       payload: '{}',
       run_at: now,

@@ -9,6 +9,7 @@ import { ListingsService } from '../listings/service.js';
 import { LiveSearchIndex } from '../listings/search/live-index.js';
 import { makeJpeg, multipart, validFields } from '../listings/testing.js';
 import { HttpError } from '../http/errors.js';
+import { inCampus } from '../db/campus-scope.js';
 import { THUMB_HEIGHT, THUMB_WIDTH, processJpeg } from './image.js';
 import { isStoredImageUrl, readLimited, removeStoredImage, storeJpeg } from './index.js';
 
@@ -145,8 +146,10 @@ describe.each(dialects)('storing photos (%s)', (dialect) => {
   });
 
   it('storeJpeg writes the photo and thumbnail under random names; removeStoredImage deletes them', async () => {
-    const a = await storeJpeg(t.app.ctx, await makeJpeg());
-    const b = await storeJpeg(t.app.ctx, Readable.from([await makeJpeg()]));
+    // With the app's job queue the variants job is filed under a campus: the one in scope.
+    const campus = t.app.ctx.campuses.default.id;
+    const a = await inCampus(campus, async () => storeJpeg(t.app.ctx, await makeJpeg()));
+    const b = await inCampus(campus, async () => storeJpeg(t.app.ctx, Readable.from([await makeJpeg()])));
     expect(a.imageKey).not.toBe(b.imageKey);
     expect(a.imageUrl).toBe(`/uploads/${a.imageKey}`);
     expect(a.thumbnailUrl).toBe(`/uploads/${a.thumbKey}`);
@@ -157,6 +160,11 @@ describe.each(dialects)('storing photos (%s)', (dialect) => {
     expect(await files()).toEqual([]);
   });
 
+  it('storeJpeg with a job queue but no campus in scope is refused before any file is written', async () => {
+    await expect(storeJpeg(t.app.ctx, await makeJpeg())).rejects.toThrow(/campus/i);
+    expect(await files()).toEqual([]);
+  });
+
   it('removes the files again when the database row cannot be written', async () => {
     const service = new ListingsService(t.app.ctx, new LiveSearchIndex(t.app.ctx.db), {
       checkWrite: async () => {},
@@ -164,7 +172,11 @@ describe.each(dialects)('storing photos (%s)', (dialect) => {
       toggleSold: async () => undefined,
     });
     const ghost = { userId: 987_654, email: 'ghost@msu.edu', tokenVersion: 0, campusId: 1 };
-    await expect(service.create(ghost, validFields(), await makeJpeg())).rejects.toThrow();
+    const jpeg = await makeJpeg();
+    // As a request of the ghost's campus would: the row fails on its unknown seller.
+    await expect(
+      inCampus(ghost.campusId, () => service.create(ghost, validFields(), jpeg)),
+    ).rejects.toThrow();
     expect(await files()).toEqual([]);
   });
 

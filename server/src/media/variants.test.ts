@@ -1,10 +1,30 @@
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Listing } from '@campus/contract';
 import { variantSrcset } from '@campus/contract';
+import { Migrator, sql, type Migration } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asStudent, createStudent, createTestApp, dialects, type TestApp } from '../../test/helper.js';
+import {
+  asStudent,
+  createStudent,
+  createTestApp,
+  dialects,
+  type TestApp,
+  type TestDialect,
+} from '../../test/helper.js';
+import { createPgDatabase } from '../../test/pg-database.js';
+import { inCampus } from '../db/campus-scope.js';
+import { openDb, type Db } from '../db/connection.js';
+import { accountsMigration } from '../db/migrations/001_accounts.js';
+import { listingsMigration } from '../db/migrations/002_listings.js';
+import { chatMigration } from '../db/migrations/003_chat.js';
+import { hardeningMigration } from '../db/migrations/004_hardening.js';
+import { dealsMigration } from '../db/migrations/005_deals.js';
+import { sellingMigration } from '../db/migrations/006_selling.js';
+import { safetyMigration } from '../db/migrations/007_safety.js';
+import { notificationsMigration } from '../db/migrations/008_notifications.js';
 import { makeJpeg, multipart, validFields } from '../listings/testing.js';
 import { mediaVariantsMigration } from '../db/migrations/009_media_variants.js';
 import { storeJpeg } from './index.js';
@@ -104,7 +124,7 @@ describe.each(dialects)('responsive photo variants (%s)', (dialect) => {
       keys.push((await storeJpeg({ config: t.app.ctx.config }, await makeJpeg(400 + i, 300))).imageKey);
     }
     expect((await photosMissingVariants(uploads(), '', 100)).keys).toEqual(expect.arrayContaining(keys));
-    await queueVariantBackfill(t.app.ctx.db.kysely, t.clock.now());
+    await queueVariantBackfill(t.app.ctx.db.kysely, t.clock.now(), t.app.ctx.campuses.default.id);
     // The first batch, then the follow-up job it queued for the rest.
     let ran = 0;
     for (let n = await t.app.ctx.jobs.runDue(); n > 0; n = await t.app.ctx.jobs.runDue()) ran += n;
@@ -117,24 +137,77 @@ describe.each(dialects)('responsive photo variants (%s)', (dialect) => {
   });
 
   it('migration 009 queues the backfill only where listings with photos exist', async () => {
+    // 009 runs on a database from before campuses (015 files its job under the first campus, with
+    // every other row): it is checked on such a database.
+    const old = await databaseBefore015(dialect);
+    try {
+      const k = old.db.kysely;
+      const migration = mediaVariantsMigration(old.db);
+      const backfills = () =>
+        k.selectFrom('jobs').select('key').where('key', '=', MEDIA_BACKFILL_KEY).execute();
+      await migration.up(k);
+      expect(await backfills()).toEqual([]);
+      await sql`insert into users (email, first_name, last_name, password_hash, verified, token_version, created_at)
+        values ('old@msu.edu', 'Old', 'Seller', 'x', 1, 0, 0)`.execute(k);
+      await sql`insert into listings (seller_id, name, description, category, price_cents, image_key, thumb_key, is_sold, created_at, updated_at)
+        select id, 'Lamp', 'A lamp', 'OTHER', 500, 'a.jpg', 'a-thumb.jpg', 0, 0, 0 from users`.execute(k);
+      await migration.down!(k);
+      await migration.up(k);
+      expect(await backfills()).toHaveLength(1);
+    } finally {
+      await old.close();
+    }
+  });
+
+  it('the backfill is filed under the campus given or in scope, and refused outside any', async () => {
     const k = t.app.ctx.db.kysely;
-    const migration = mediaVariantsMigration(t.app.ctx.db);
-    await migration.down!(k);
-    await k.deleteFrom('listings').execute();
-    await migration.up(k);
-    expect(await k.selectFrom('jobs').select('key').where('key', '=', MEDIA_BACKFILL_KEY).execute()).toEqual(
-      [],
-    );
-    const seller = await createStudent(t);
-    await asStudent(t, seller, {
-      method: 'POST',
-      url: '/listing',
-      ...multipart(validFields(), [{ data: await makeJpeg(300, 200) }]),
-    });
-    await migration.up(k);
-    expect(
-      await k.selectFrom('jobs').select('key').where('key', '=', MEDIA_BACKFILL_KEY).execute(),
-    ).toHaveLength(1);
+    const campus = t.app.ctx.campuses.default.id;
+    await expect(queueVariantBackfill(k, t.clock.now())).rejects.toThrow(/campus/i);
+    await inCampus(campus, () => queueVariantBackfill(k, t.clock.now()));
+    const [job] = await k
+      .selectFrom('jobs')
+      .select(['campus_id'])
+      .where('key', '=', MEDIA_BACKFILL_KEY)
+      .execute();
+    expect(Number(job?.campus_id)).toBe(campus);
     while ((await t.app.ctx.jobs.runDue()) > 0);
   });
 });
+
+/** A fresh database migrated up to 008, as one that had never seen migration 009 nor campuses. */
+async function databaseBefore015(dialect: TestDialect): Promise<{ db: Db; close(): Promise<void> }> {
+  const migrations: Record<string, (db: Db) => Migration> = {
+    '001_accounts': accountsMigration,
+    '002_listings': listingsMigration,
+    '003_chat': chatMigration,
+    '004_hardening': hardeningMigration,
+    '005_deals': dealsMigration,
+    '006_selling': sellingMigration,
+    '007_safety': safetyMigration,
+    '008_notifications': notificationsMigration,
+  };
+  let db: Db;
+  let cleanUp: () => Promise<void>;
+  if (dialect === 'postgres') {
+    const created = await createPgDatabase(process.env.TEST_DATABASE_URL as string, 'cm_test');
+    db = openDb({ databaseUrl: created.url, dataDir: tmpdir() });
+    cleanUp = created.drop;
+  } else {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cm-009-'));
+    db = openDb({ dataDir: dir });
+    cleanUp = () => rm(dir, { recursive: true, force: true });
+  }
+  const provider = {
+    getMigrations: async () =>
+      Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(db)])),
+  };
+  const { error } = await new Migrator({ db: db.kysely, provider }).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return {
+    db,
+    async close() {
+      await db.close();
+      await cleanUp();
+    },
+  };
+}

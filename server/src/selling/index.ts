@@ -18,6 +18,6 @@ export async function registerSelling(
   const service = new SellingService(ctx, listings);
   registerMatchJob(ctx);
   // In the listing's own transaction: the job exists exactly when the create or edit commits.
-  ctx.domainEvents.inTransaction('listing.written', (trx, { row }) => enqueueMatch(ctx, trx, row.id));
+  ctx.domainEvents.inTransaction('listing.written', (trx, { row }) => enqueueMatch(ctx, trx, row));
   await app.register(sellingRoutes(ctx, service, listings));
 }

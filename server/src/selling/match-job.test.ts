@@ -9,6 +9,7 @@ import {
   type Student,
   type TestApp,
 } from '../../test/helper.js';
+import { inCampus } from '../db/campus-scope.js';
 import { multipart, postListing, validFields } from '../listings/testing.js';
 import { campusMorning } from '../notifications/testing.js';
 
@@ -100,7 +101,7 @@ describe.each(dialects)('saved-search and wanted matching is a durable job (%s)'
     expect((await notices(wanter, bike.id)).map((n) => n.type)).toEqual(['WANTED_MATCH']);
 
     // The same job again (a crash after its work, before its row was deleted), and an edit's job.
-    await t.app.ctx.jobs.enqueue(db(), MATCH_JOB, { listingId: bike.id });
+    await inCampus(seller.campusId, () => t.app.ctx.jobs.enqueue(db(), MATCH_JOB, { listingId: bike.id }));
     await asStudent(t, seller, {
       method: 'PATCH',
       url: `/listing/${bike.id}`,

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { inCampus, requireCampusId } from '../db/campus-scope.js';
 import type { JobExecutor } from '../jobs/index.js';
 import { findListingRow, queryMatches, type ListingRow } from '../listings/index.js';
 
@@ -20,9 +21,13 @@ export const SELLING_JOBS = { match: 'selling.match' } as const;
  * Enqueued in the listing's own create/edit transaction, so the job exists exactly when the change
  * committed: a crash right after the commit, or a failed match, is retried by the job queue instead
  * of leaving savers untold. No key: an edit made while a match is running must be matched again.
+ * The job is the listing's campus's, whoever wrote it: it runs in that campus and matches only
+ * that campus's saved searches and wanted posts.
  */
-export function enqueueMatch(ctx: AppContext, trx: JobExecutor, listingId: number): Promise<void> {
-  return ctx.jobs.enqueue(trx, SELLING_JOBS.match, { listingId });
+export function enqueueMatch(ctx: AppContext, trx: JobExecutor, row: ListingRow): Promise<void> {
+  return inCampus(Number(row.campus_id), () =>
+    ctx.jobs.enqueue(trx, SELLING_JOBS.match, { listingId: row.id }),
+  );
 }
 
 /**
@@ -32,14 +37,16 @@ export function enqueueMatch(ctx: AppContext, trx: JobExecutor, listingId: numbe
  */
 export function registerMatchJob(ctx: AppContext): void {
   ctx.jobs.register<{ listingId: number }>(SELLING_JOBS.match, async ({ listingId }) => {
-    const row = await findListingRow(ctx.db.kysely, listingId);
+    // The job runs in the campus it was filed under: the listing's (enqueueMatch).
+    const row = await findListingRow(ctx.db.kysely, requireCampusId(), listingId);
     if (!row || row.moderation !== null) return;
     await matchListing(ctx, row);
   });
 }
 
 /**
- * Matches a new or edited listing against every saved search and open wanted post, by the rules
+ * Matches a new or edited listing against every saved search and open wanted post of its campus
+ * (features.md §E: a student of another campus is never told of it), by the rules
  * of the search itself (filters, then the Fuse match or an equal course code / ISBN), and
  * records one row per saver per listing in saved_search_matches / wanted_matches. The primary
  * key (user_id, listing_id) makes "never twice" hold across edits and processes; the
@@ -49,6 +56,7 @@ export async function matchListing(ctx: AppContext, row: ListingRow): Promise<vo
   if (row.is_sold !== 0) return;
   const db = ctx.db.kysely;
   const now = ctx.clock();
+  const campusId = Number(row.campus_id);
   const listing = {
     name: row.name,
     description: row.description,
@@ -61,6 +69,7 @@ export async function matchListing(ctx: AppContext, row: ListingRow): Promise<vo
   let searches = db
     .selectFrom('saved_searches')
     .selectAll()
+    .where('campus_id', '=', campusId)
     .where('user_id', '<>', row.seller_id)
     .where((eb) => eb.or([eb('price_min_cents', 'is', null), eb('price_min_cents', '<=', row.price_cents)]))
     .where((eb) => eb.or([eb('price_max_cents', 'is', null), eb('price_max_cents', '>=', row.price_cents)]));
@@ -97,6 +106,7 @@ export async function matchListing(ctx: AppContext, row: ListingRow): Promise<vo
   let wanted = db
     .selectFrom('wanted_posts')
     .selectAll()
+    .where('campus_id', '=', campusId)
     .where('user_id', '<>', row.seller_id)
     .where('expires_at', '>', now)
     .where('category', '=', row.category)

@@ -153,7 +153,7 @@ export function sellingRoutes(ctx: AppContext, service: SellingService, listings
         const raw = request.query as RawQuery;
         const { categories } = parseFilters({ categories: raw.categories });
         const page = parsePage(raw, 'browse');
-        const result = await service.openWanted(categories, page.limit, page.cursor);
+        const result = await service.openWanted(principalOf(request), categories, page.limit, page.cursor);
         if (result.next) reply.header('link', nextLink(request.url, encodeCursor(result.next)));
         return result.posts;
       },

@@ -43,9 +43,12 @@ export class SellingService {
 
   // ---- favourites
 
-  /** A removed listing (moderation) is not found, like an unknown one: nobody can save it. */
+  /**
+   * A removed listing (moderation) is not found, like an unknown one: nobody can save it. Nor can
+   * anyone save another campus's listing (features.md §E): its id answers like an unknown one.
+   */
   async save(principal: Principal, listingId: number): Promise<void> {
-    const row = await findListingRow(this.db, listingId);
+    const row = await findListingRow(this.db, principal.campusId, listingId);
     if (!row || isListingRemoved(row)) throw notFound(MESSAGES.listingNotFound);
     if (row.seller_id === principal.userId) throw badRequest(SELLING_MESSAGES.saveOwnListing);
     await store.save(this.db, principal.userId, listingId, this.ctx.clock());
@@ -53,7 +56,7 @@ export class SellingService {
   }
 
   async unsave(principal: Principal, listingId: number): Promise<void> {
-    const row = await findListingRow(this.db, listingId);
+    const row = await findListingRow(this.db, principal.campusId, listingId);
     if (!row) throw notFound(MESSAGES.listingNotFound);
     await store.unsave(this.db, principal.userId, listingId);
     this.listings.personaliser.forget(principal.userId);
@@ -62,6 +65,7 @@ export class SellingService {
   async saved(principal: Principal, limit: number, cursor: Cursor | undefined): Promise<ListingPage> {
     const rows = await store.savedListings(
       this.db,
+      principal.campusId,
       principal.userId,
       cursor?.kind === 'browse' ? cursor.id : undefined,
       limit + 1,
@@ -114,6 +118,7 @@ export class SellingService {
     const rows = await this.db
       .selectFrom('saved_searches')
       .selectAll()
+      .where('campus_id', '=', principal.campusId)
       .where('user_id', '=', principal.userId)
       .orderBy('id', 'desc')
       .execute();
@@ -125,6 +130,7 @@ export class SellingService {
     const gone = await this.db
       .deleteFrom('saved_searches')
       .where('id', '=', id)
+      .where('campus_id', '=', principal.campusId)
       .where('user_id', '=', principal.userId)
       .returning('id')
       .executeTakeFirst();
@@ -136,8 +142,9 @@ export class SellingService {
   async createWanted(principal: Principal, body: unknown): Promise<WantedPost> {
     const input = parseOr400(wantedSchema, body);
     if (input.courseCode && input.category !== 'BOOKS') throw badRequest(SELLING_MESSAGES.textbookOnly);
-    // Prohibited terms (safety) refuse a wanted post like a listing.
-    assertAllowed(this.ctx.campuses.current().prohibitedRules, input.title, input.description ?? '');
+    // Prohibited terms (safety) refuse a wanted post like a listing: the poster's campus's rules.
+    const rules = this.ctx.campuses.byId(principal.campusId).prohibitedRules;
+    assertAllowed(rules, input.title, input.description ?? '');
     const now = this.ctx.clock();
     const id = await this.db.transaction().execute(async (trx) => {
       await this.lockUser(trx, principal.userId);
@@ -159,23 +166,31 @@ export class SellingService {
         .executeTakeFirstOrThrow();
       return row.id;
     });
-    return this.wantedById(id);
+    return this.wantedById(principal.campusId, id);
   }
 
-  private async wantedById(id: number): Promise<WantedPost> {
-    const row = await store.wantedWithAuthor(this.db).where('wanted_posts.id', '=', id).executeTakeFirst();
+  private async wantedById(campusId: number, id: number): Promise<WantedPost> {
+    const row = await store
+      .wantedWithAuthor(this.db)
+      .where('wanted_posts.id', '=', id)
+      .where('wanted_posts.campus_id', '=', campusId)
+      .executeTakeFirst();
     if (!row) throw notFound(SELLING_MESSAGES.wantedNotFound);
     return store.toWanted(row, this.ctx.clock());
   }
 
-  /** Everyone's open wanted posts, newest first, optionally in some categories. */
+  /** The open wanted posts of the caller's campus, newest first, optionally in some categories. */
   async openWanted(
+    principal: Principal,
     categories: readonly Category[],
     limit: number,
     cursor: Cursor | undefined,
   ): Promise<WantedPage> {
     const now = this.ctx.clock();
-    let q = store.wantedWithAuthor(this.db).where('wanted_posts.expires_at', '>', now);
+    let q = store
+      .wantedWithAuthor(this.db)
+      .where('wanted_posts.campus_id', '=', principal.campusId)
+      .where('wanted_posts.expires_at', '>', now);
     if (categories.length > 0) q = q.where('wanted_posts.category', 'in', [...categories]);
     if (cursor?.kind === 'browse') q = q.where('wanted_posts.id', '<', cursor.id);
     const rows = await q
@@ -188,7 +203,10 @@ export class SellingService {
   /** The caller's own posts, open and expired, newest first. */
   async myWanted(principal: Principal, limit: number, cursor: Cursor | undefined): Promise<WantedPage> {
     const now = this.ctx.clock();
-    let q = store.wantedWithAuthor(this.db).where('wanted_posts.user_id', '=', principal.userId);
+    let q = store
+      .wantedWithAuthor(this.db)
+      .where('wanted_posts.campus_id', '=', principal.campusId)
+      .where('wanted_posts.user_id', '=', principal.userId);
     if (cursor?.kind === 'browse') q = q.where('wanted_posts.id', '<', cursor.id);
     const rows = await q
       .orderBy('wanted_posts.id', 'desc')
@@ -206,16 +224,24 @@ export class SellingService {
     };
   }
 
-  /** Only the author; anyone else gets 403 (wanted posts are public, so the id is no secret). */
+  /**
+   * Only the author; anyone else of the campus gets 403 (wanted posts are public there, so the id is
+   * no secret), anyone of another campus 404, as for an unknown id.
+   */
   async deleteWanted(principal: Principal, id: number): Promise<void> {
     const row = await this.db
       .selectFrom('wanted_posts')
       .select('user_id')
       .where('id', '=', id)
+      .where('campus_id', '=', principal.campusId)
       .executeTakeFirst();
     if (!row) throw notFound(SELLING_MESSAGES.wantedNotFound);
     if (row.user_id !== principal.userId) throw new HttpError(403, SELLING_MESSAGES.wantedNotYours);
-    await this.db.deleteFrom('wanted_posts').where('id', '=', id).execute();
+    await this.db
+      .deleteFrom('wanted_posts')
+      .where('id', '=', id)
+      .where('campus_id', '=', principal.campusId)
+      .execute();
   }
 
   /** Concurrent creates by one student queue here (PostgreSQL row lock; SQLite is serial). */

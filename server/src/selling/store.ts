@@ -64,10 +64,12 @@ export async function unsave(db: Executor, userId: number, listingId: number): P
 
 /**
  * The caller's saved listings, most recently saved first, keyset on the save's id. A listing a
- * moderator removed is left out (its save stays: a restored listing comes back to the list).
+ * moderator removed is left out (its save stays: a restored listing comes back to the list), and
+ * only the caller's campus's listings are shown.
  */
 export function savedListings(
   db: Executor,
+  campusId: number,
   userId: number,
   beforeSaveId: number | undefined,
   limit: number,
@@ -79,6 +81,7 @@ export function savedListings(
     .selectAll('listings')
     .select(['users.first_name', 'users.last_name', 'listing_saves.id as save_id'])
     .where('listing_saves.user_id', '=', userId)
+    .where('listings.campus_id', '=', campusId)
     .where((eb) =>
       eb.or([eb('listings.moderation', 'is', null), eb('listings.moderation', '!=', 'REMOVED')]),
     );

@@ -11,7 +11,8 @@ import type {
 /**
  * What the listings service asks of its search index. Two kinds answer: LiveSearchIndex in this
  * thread (tests, and the worker itself) and WorkerSearchIndex, which keeps a LiveSearchIndex in a
- * worker thread (the server: worker-index.ts says why).
+ * worker thread (the server: worker-index.ts says why). Every search names the campus it searches
+ * (features.md §E): the index keeps each campus's listings apart and scores only that campus's.
  */
 export interface ListingSearch {
   /** Builds the index now (start-up) instead of on the first search. */
@@ -20,16 +21,23 @@ export interface ListingSearch {
    * SearchIndex.search once the index is built and fresh (without its diagnostic `stats`, which is
    * filled in place and could not cross to a worker).
    */
-  search(query: string, filters: SearchFilters, limit: number, after?: SearchAfter): Promise<SearchHit[]>;
+  search(
+    campusId: number,
+    query: string,
+    filters: SearchFilters,
+    limit: number,
+    after?: SearchAfter,
+  ): Promise<SearchHit[]>;
   /** SearchIndex.searchSorted once the index is built and fresh. */
   searchSorted(
+    campusId: number,
     query: string,
     filters: SearchFilters,
     sort: ListSort,
     limit: number,
     after?: SortedAfter,
   ): Promise<SortedHit[]>;
-  /** A listing this process wrote: searches asked after this call see it. */
+  /** A listing this process wrote (its campus's partition): searches asked after this call see it. */
   applyRow(row: ListingRow): void;
   /** A listing this process deleted. */
   remove(id: number): void;

@@ -1,3 +1,4 @@
+import { acrossCampuses } from '../../db/campus-scope.js';
 import type { Db } from '../../db/connection.js';
 import * as store from '../store.js';
 import type { ListingSearch } from './listing-search.js';
@@ -22,14 +23,18 @@ export interface LiveIndexOptions {
 
 /**
  * The search index of one app process, kept in step with the database:
- * - built from the listings table on first use (or at start-up, see warm());
+ * - one SearchIndex per campus (features.md §E): a search names its campus and scores only that
+ *   campus's listings, never another's;
+ * - built from the listings table on first use (or at start-up, see warm()), read across campuses
+ *   once and split by campus; other processes' changes are read the same way;
  * - this process's own writes are applied at once (created, sold toggled, deleted);
  * - writes by other processes (scaled out on PostgreSQL) arrive through a throttled
  *   `updated_at >= watermark - lag` read; rows deleted elsewhere are dropped when a search
  *   result no longer finds them in the database (ListingsService.search).
  */
 export class LiveSearchIndex implements ListingSearch {
-  readonly index = new SearchIndex();
+  /** Each campus's listings, by campus id; a campus with none yet has no partition. */
+  private readonly partitions = new Map<number, SearchIndex>();
   private loading: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
   private watermark = 0;
@@ -54,17 +59,19 @@ export class LiveSearchIndex implements ListingSearch {
   }
 
   async search(
+    campusId: number,
     query: string,
     filters: SearchFilters,
     limit: number,
     after?: SearchAfter,
   ): Promise<SearchHit[]> {
     await this.fresh();
-    return this.index.search(query, filters, limit, after);
+    return this.partitions.get(campusId)?.search(query, filters, limit, after) ?? [];
   }
 
   /** Every match in newest or price order (SearchIndex.searchSorted). */
   async searchSorted(
+    campusId: number,
     query: string,
     filters: SearchFilters,
     sort: ListSort,
@@ -72,7 +79,27 @@ export class LiveSearchIndex implements ListingSearch {
     after?: SortedAfter,
   ): Promise<SortedHit[]> {
     await this.fresh();
-    return this.index.searchSorted(query, filters, sort, limit, after);
+    return this.partitions.get(campusId)?.searchSorted(query, filters, sort, limit, after) ?? [];
+  }
+
+  /** One campus's partition, if it has one (tests check what each campus's index holds). */
+  partition(campusId: number): SearchIndex | undefined {
+    return this.partitions.get(campusId);
+  }
+
+  /** The partition a campus's listings go to, made on its first listing. */
+  private partitionFor(campusId: number): SearchIndex {
+    let index = this.partitions.get(campusId);
+    if (!index) {
+      index = new SearchIndex();
+      this.partitions.set(campusId, index);
+    }
+    return index;
+  }
+
+  private upsert(doc: store.CampusSearchDoc): void {
+    this.partitionFor(doc.campusId).upsert(doc);
+    if (doc.updatedAt > this.watermark) this.watermark = doc.updatedAt;
   }
 
   /** Built, and other processes' changes read if the last read is older than refreshMs. */
@@ -88,37 +115,40 @@ export class LiveSearchIndex implements ListingSearch {
 
   applyRow(row: store.ListingRow): void {
     if (!store.inShard(row.id, this.shard)) return;
-    this.index.upsert(store.toSearchDoc(row));
-    this.watermark = Math.max(this.watermark, Number(row.updated_at));
+    this.upsert({
+      ...store.toSearchDoc(row),
+      campusId: Number(row.campus_id),
+      updatedAt: Number(row.updated_at),
+    });
   }
 
+  /** Ids are unique across campuses: whichever partition holds the listing drops it. */
   remove(id: number): void {
-    this.index.remove(id);
+    for (const index of this.partitions.values()) if (index.has(id)) index.remove(id);
   }
 
   /** A search hit the database no longer shows as unsold: sold or deleted elsewhere. */
   forget(id: number): void {
-    this.index.setSold(id, true);
+    for (const index of this.partitions.values()) if (index.has(id)) index.setSold(id, true);
   }
 
   /** Nothing to release: the database belongs to the caller. */
   async close(): Promise<void> {}
 
+  /**
+   * Every campus's listings, read in one pass across campuses (on PostgreSQL a read in one
+   * campus's scope would see only that campus's rows, and an unscoped one none) and split by campus.
+   */
   private async load(): Promise<void> {
-    const rows = await store.searchDocs(this.db.kysely, undefined, this.shard);
-    for (const row of rows) {
-      this.index.upsert(row);
-      if (row.updatedAt > this.watermark) this.watermark = row.updatedAt;
-    }
+    const rows = await acrossCampuses(() => store.searchDocs(this.db.kysely, undefined, this.shard));
+    for (const row of rows) this.upsert(row);
     this.lastRefresh = performance.now();
   }
 
   private async refresh(): Promise<void> {
     this.lastRefresh = performance.now();
-    const rows = await store.searchDocs(this.db.kysely, this.watermark - this.lagMs, this.shard);
-    for (const row of rows) {
-      this.index.upsert(row);
-      if (row.updatedAt > this.watermark) this.watermark = row.updatedAt;
-    }
+    const since = this.watermark - this.lagMs;
+    const rows = await acrossCampuses(() => store.searchDocs(this.db.kysely, since, this.shard));
+    for (const row of rows) this.upsert(row);
   }
 }

@@ -48,11 +48,20 @@ const FILTERS: SearchFilters[] = [
 const SORTS: ListSort[] = ['newest', 'price_asc', 'price_desc'];
 
 /** Every page of a relevance search, `limit` at a time, following the cursor as the service does. */
+/** The campus every listing of these tests belongs to (the default one of a test app). */
+const CAMPUS = 1;
+
 async function allRanked(index: ListingSearch, query: string, filters: SearchFilters, limit: number) {
   const out: Array<{ id: number; score: number }> = [];
   for (let page = 0; page < 100; page += 1) {
     const last = out[out.length - 1];
-    const hits = await index.search(query, filters, limit, last && { score: last.score, id: last.id });
+    const hits = await index.search(
+      CAMPUS,
+      query,
+      filters,
+      limit,
+      last && { score: last.score, id: last.id },
+    );
     out.push(...hits);
     if (hits.length < limit) return out;
   }
@@ -64,6 +73,7 @@ async function allSorted(index: ListingSearch, query: string, filters: SearchFil
   for (let page = 0; page < 100; page += 1) {
     const last = out[out.length - 1];
     const hits = await index.searchSorted(
+      CAMPUS,
       query,
       filters,
       sort,
@@ -92,11 +102,13 @@ describe.each(dialects)('a search index split into shards (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp({ dialect });
+    expect(t.app.ctx.campuses.default.id).toBe(CAMPUS);
     const k = t.app.ctx.db.kysely;
     const now = Date.now();
     const seller = await k
       .insertInto('users')
       .values({
+        campus_id: CAMPUS,
         email: 'shards@msu.edu',
         first_name: 'Shard',
         last_name: 'Seller',
@@ -112,6 +124,7 @@ describe.each(dialects)('a search index split into shards (%s)', (dialect) => {
     const rows = Array.from({ length: 240 }, (_, i) => {
       const category = pick(CATEGORIES) as Category;
       return {
+        campus_id: CAMPUS,
         seller_id: seller.id,
         name: `${pick(WORDS)} ${pick(WORDS)}`,
         description: `${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)}, picked up on campus`,
@@ -140,9 +153,9 @@ describe.each(dialects)('a search index split into shards (%s)', (dialect) => {
   });
 
   it('each shard holds only its listings, and together they hold them all once', () => {
-    const sizes = shards.map((s) => s.index.size);
+    const sizes = shards.map((s) => s.partition(CAMPUS)?.size ?? 0);
     expect(sizes.every((n) => n > 0)).toBe(true);
-    expect(sizes.reduce((a, b) => a + b, 0)).toBe(whole.index.size);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(whole.partition(CAMPUS)?.size);
   });
 
   it('answers every relevance search, page by page, exactly as one index does', async () => {
@@ -173,6 +186,7 @@ describe.each(dialects)('a search index split into shards (%s)', (dialect) => {
     const row = (await k
       .insertInto('listings')
       .values({
+        campus_id: CAMPUS,
         seller_id: (await k.selectFrom('users').select('id').executeTakeFirstOrThrow()).id,
         name: 'Xylophone for music class',
         description: 'Barely used',
@@ -187,11 +201,13 @@ describe.each(dialects)('a search index split into shards (%s)', (dialect) => {
       .returningAll()
       .executeTakeFirstOrThrow()) as ListingRow;
     sharded.applyRow(row);
-    const found = await sharded.search('xylophone', {}, 10);
+    const found = await sharded.search(CAMPUS, 'xylophone', {}, 10);
     expect(found.map((h) => h.id)).toEqual([row.id]);
     // Only its own shard took it.
-    expect(shards.map((s) => s.index.has(row.id))).toEqual([0, 1, 2].map((i) => row.id % 3 === i));
+    expect(shards.map((s) => s.partition(CAMPUS)?.has(row.id))).toEqual(
+      [0, 1, 2].map((i) => row.id % 3 === i),
+    );
     sharded.remove(row.id);
-    expect(await sharded.search('xylophone', {}, 10)).toEqual([]);
+    expect(await sharded.search(CAMPUS, 'xylophone', {}, 10)).toEqual([]);
   });
 });

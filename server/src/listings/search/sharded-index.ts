@@ -32,7 +32,7 @@ export class ShardedSearchIndex implements ListingSearch {
 
   async search(...args: Parameters<ListingSearch['search']>): ReturnType<ListingSearch['search']> {
     const lists = await Promise.all(this.shards.map((s) => s.search(...args)));
-    const [, , limit] = args;
+    const [, , , limit] = args;
     return mergeOrdered(lists, byRelevance, limit);
   }
 
@@ -40,7 +40,7 @@ export class ShardedSearchIndex implements ListingSearch {
     ...args: Parameters<ListingSearch['searchSorted']>
   ): ReturnType<ListingSearch['searchSorted']> {
     const lists = await Promise.all(this.shards.map((s) => s.searchSorted(...args)));
-    const [, , sort, limit] = args;
+    const [, , , sort, limit] = args;
     return mergeOrdered(
       lists,
       listOrder(

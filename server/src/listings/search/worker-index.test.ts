@@ -1,6 +1,8 @@
 import type { Listing } from '@campus/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  TEST_CAMPUS_DOMAINS,
+  TWO_CAMPUSES,
   asStudent,
   createStudent,
   createTestApp,
@@ -80,6 +82,33 @@ describe.each(dialects)('search index in a worker thread (%s)', (dialect) => {
     expect(workerIndex(t).thread).toBeDefined();
     expect(workerIndex(t).thread).not.toBe(first);
   });
+
+  it.each(['1', '2'])(
+    "with %s thread(s) each campus's searches find only its own listings, after a restart too",
+    async (threads) => {
+      t = await createTestApp({
+        dialect,
+        searchWorker: true,
+        env: { ...TWO_CAMPUSES, SEARCH_THREADS: threads },
+      });
+      const msu = await createStudent(t);
+      const uw = await createStudent(t, { domain: TEST_CAMPUS_DOMAINS.uw });
+      // Posted before the index is built: the workers load them from the database, across campuses.
+      await postListing(t, msu, validFields({ name: 'Zamboni model kit', description: 'Ice resurfacer' }));
+      await postListing(t, uw, validFields({ name: 'Desk lamp', description: 'Warm light' }));
+      expect(await search(t, uw, 'zamboni')).toEqual([]);
+      expect(await search(t, msu, 'zamboni')).toEqual(['Zamboni model kit']);
+      // Written while the workers run: applied to the writer's campus's partition only.
+      await postListing(t, uw, validFields({ name: 'Floor lamp', description: 'Tall' }));
+      expect((await search(t, uw, 'lamp')).sort()).toEqual(['Desk lamp', 'Floor lamp']);
+      expect(await search(t, msu, 'lamp')).toEqual([]);
+      if (threads === '1') {
+        await workerIndex(t).thread?.terminate();
+        expect(await search(t, msu, 'lamp')).toEqual([]);
+        expect((await search(t, uw, 'lamp')).sort()).toEqual(['Desk lamp', 'Floor lamp']);
+      }
+    },
+  );
 
   it('closing the app ends the worker thread', async () => {
     t = await createTestApp({ dialect, searchWorker: true, env: { SEARCH_THREADS: '1' } });
