@@ -8,13 +8,31 @@ const messageTables = Object.entries(contract).filter(
   ([name, value]) => /^([A-Z]+_)*MESSAGES$/.test(name) && typeof value === 'object' && value !== null,
 ) as Array<[string, Record<string, unknown>]>;
 
-/** A message as text: functions are called with sample arguments (a number and a name each). */
+/**
+ * A message as text: functions are called with sample arguments (a number and a name each, or a
+ * name and a list of names); the shapes a function does not take are skipped, and every function
+ * must take at least one.
+ */
 function asText(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (typeof value === 'function') {
     const fn = value as (...args: unknown[]) => unknown;
-    const samples = [fn(120, 'Maya', 'Maya'), fn('Maya', 120, 'Maya')];
-    return samples.filter((t): t is string => typeof t === 'string');
+    const shapes: unknown[][] = [
+      [120, 'Maya', 'Maya'],
+      ['Maya', 120, 'Maya'],
+      ['maya.edu', ['msu.edu', 'uw.edu']],
+      ['maya.edu', Array.from({ length: 8 }, (_, i) => `campus${i}.edu`)],
+    ];
+    const texts = shapes.flatMap((args) => {
+      try {
+        const text = fn(...args);
+        return typeof text === 'string' ? [text] : [];
+      } catch {
+        return [];
+      }
+    });
+    if (texts.length === 0) throw new Error(`a message function takes none of the sample shapes: ${fn.toString()}`);
+    return texts;
   }
   return [];
 }

@@ -2,7 +2,8 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import { requireCampusId } from '../db/campus-scope.js';
 import type { Database } from '../db/schema.js';
-import { campusBaseUrl, enqueueMail, loginCodeMail, resetMail, verificationMail } from '../mail/index.js';
+import { campusBaseUrl } from '../campuses/index.js';
+import { enqueueMail, loginCodeMail, resetMail, verificationMail } from '../mail/index.js';
 
 export type CodeMailKind = 'verify' | 'reset' | 'login';
 

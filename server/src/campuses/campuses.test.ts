@@ -1,6 +1,7 @@
 import { CAMPUS_MESSAGES } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.js';
+import { campusBaseUrl, campusOrigins } from './links.js';
 import {
   TEST_CAMPUS_DOMAINS,
   TWO_CAMPUSES,
@@ -176,5 +177,29 @@ describe.each(dialects)('a campus leaving CAMPUSES on %s', (dialect) => {
       await second.close();
       await first.close().catch(() => undefined);
     }
+  });
+});
+
+describe('campus links', () => {
+  it("points a campus with hosts at its first host, keeping PUBLIC_URL's scheme and port", () => {
+    expect(campusBaseUrl('https://market.example.edu', { hosts: ['market.uw.edu', 'uw.market.edu'] })).toBe(
+      'https://market.uw.edu',
+    );
+    expect(campusBaseUrl('http://localhost:3000', { hosts: ['market.uw.edu'] })).toBe(
+      'http://market.uw.edu:3000',
+    );
+    expect(campusBaseUrl('http://localhost:3000', { hosts: ['market.uw.edu:8443'] })).toBe(
+      'http://market.uw.edu:8443',
+    );
+    expect(campusBaseUrl('https://market.example.edu', { hosts: [] })).toBe('https://market.example.edu');
+  });
+
+  it('accepts chat sockets from every page origin of the deployment', () => {
+    expect(
+      campusOrigins('https://market.example.edu', [
+        { hosts: [] },
+        { hosts: ['market.uw.edu', 'uw.market.edu'] },
+      ]),
+    ).toEqual(['https://market.example.edu', 'https://market.uw.edu', 'https://uw.market.edu']);
   });
 });

@@ -10,6 +10,7 @@ import { syncCampuses } from './store.js';
 // What other modules use of campuses.
 export { Campuses, campusInfo, campusSummary, type Campus } from './registry.js';
 export { campusFor, campusOfRequest } from './routes.js';
+export { campusBaseUrl, campusOrigins } from './links.js';
 export type { CampusSettings } from './settings.js';
 export {
   acrossCampuses,

@@ -7,6 +7,7 @@ import {
   isDbId,
 } from '@campus/contract';
 import { findTokenState } from '../accounts/index.js';
+import { campusOrigins } from '../campuses/index.js';
 import type { AppContext } from '../context.js';
 import { inCampus } from '../db/campus-scope.js';
 import { HttpError } from '../http/errors.js';
@@ -183,7 +184,7 @@ export function createStompServer(
   session: Partial<SessionOptions> = {},
   server: Partial<Omit<StompServerOptions, 'hooks' | 'session'>> = {},
 ): StompServer {
-  const origins = new Set([new URL(ctx.config.publicUrl).origin]);
+  const origins = new Set(campusOrigins(ctx.config.publicUrl, ctx.campuses.all()));
   if (ctx.config.nodeEnv !== 'production') {
     // The Vite dev and preview servers proxy /ws and keep the page's Origin.
     for (const port of [5173, 4173]) {

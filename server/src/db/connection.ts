@@ -198,15 +198,19 @@ function retryingPool(
       return pool.connect();
     }
   };
-  // Each checkout carries the campus of the work in hand (a query, or a whole transaction).
+  // Each checkout carries the campus of the work in hand (a query, or a whole transaction). The
+  // scope is the first thing sent on a pooled connection, so a connection the server dropped fails
+  // there: it is discarded and the scope sent once more on a fresh one (nothing else was sent yet).
   const connect = async (): Promise<PoolClient> => {
-    const client = await open();
-    try {
-      await rowSecurity.scope(client);
-      return client;
-    } catch (error) {
-      client.release(error as Error);
-      throw error;
+    for (let attempt = 1; ; attempt++) {
+      const client = await open();
+      try {
+        await rowSecurity.scope(client);
+        return client;
+      } catch (error) {
+        client.release(error as Error);
+        if (attempt >= 2 || !isConnectionError(error)) throw error;
+      }
     }
   };
   return {

@@ -6,4 +6,3 @@ export { createMailer, type Mailer, type MailMessage } from './mailer.js';
 export { enqueueMail, registerMailJobs } from './jobs.js';
 export { loginCodeMail, resetMail, verificationMail } from './templates.js';
 export { outboxRoutes } from './outbox-routes.js';
-export { campusBaseUrl } from './links.js';

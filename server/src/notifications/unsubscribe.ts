@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Campus } from '../campuses/index.js';
 import type { AppContext } from '../context.js';
 import { acrossCampuses, inCampus } from '../db/campus-scope.js';
-import { campusBaseUrl } from '../mail/index.js';
+import { campusBaseUrl } from '../campuses/index.js';
 import { doc } from '../http/openapi.js';
 import * as store from './store.js';
 import type { Owner } from './store.js';

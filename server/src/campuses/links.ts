@@ -13,3 +13,18 @@ export function campusBaseUrl(publicUrl: string, campus: { hosts: readonly strin
   else url.hostname = host;
   return url.toString().replace(/\/$/, '');
 }
+
+/**
+ * Every origin the deployment's pages are served from: PUBLIC_URL's and each campus's hosts' (a
+ * page on market.uw.edu opens its chat socket from that origin).
+ */
+export function campusOrigins(
+  publicUrl: string,
+  campuses: readonly { hosts: readonly string[] }[],
+): string[] {
+  const origins = new Set([new URL(publicUrl).origin]);
+  for (const campus of campuses) {
+    for (const host of campus.hosts) origins.add(new URL(campusBaseUrl(publicUrl, { hosts: [host] })).origin);
+  }
+  return [...origins];
+}
