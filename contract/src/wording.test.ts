@@ -31,7 +31,8 @@ function asText(value: unknown): string[] {
         return [];
       }
     });
-    if (texts.length === 0) throw new Error(`a message function takes none of the sample shapes: ${fn.toString()}`);
+    if (texts.length === 0)
+      throw new Error(`a message function takes none of the sample shapes: ${fn.toString()}`);
     return texts;
   }
   return [];
