@@ -31,6 +31,7 @@ import { BENCH_QUERIES } from '../lib/corpus.js';
 import { createOwnedPgDatabase } from '../lib/pg.js';
 import { commandLine, measuredOn, reportMode, writeReport } from '../lib/report.js';
 import { agent, filterParams, get } from './listings-queries.js';
+import { percentiles, type Percentiles } from './listings-report.js';
 import { seed } from './listings-seed.js';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
@@ -46,19 +47,6 @@ const PG_URL =
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/test';
 const JWT_SECRET = randomBytes(32).toString('hex');
-
-interface Percentiles {
-  n: number;
-  p50: number;
-  p95: number;
-  p99: number;
-}
-
-function percentiles(samples: number[]): Percentiles {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0;
-  return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
-}
 
 const fmt = (ms: number) => ms.toFixed(2);
 

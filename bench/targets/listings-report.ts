@@ -11,6 +11,13 @@ export interface Percentiles {
   max: number;
 }
 
+/** Nearest-rank percentiles of latency samples (ms). */
+export function percentiles(samples: number[]): Percentiles {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0;
+  return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s[s.length - 1] ?? 0 };
+}
+
 export interface Throughput {
   path: string;
   app: number;

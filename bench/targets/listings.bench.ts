@@ -44,6 +44,7 @@ import {
   curveSection,
   agreementText,
   fmt,
+  percentiles,
   section,
   type Agreement,
   type DialectResult,
@@ -70,12 +71,6 @@ const SLOWEST = Number(process.env.BENCH_SLOWEST ?? 0);
 /** BENCH_READS=0 skips the read-throughput pairs (latency and agreement only). */
 const READS = process.env.BENCH_READS !== '0';
 const RUN: RunSettings = { connections: CONNECTIONS, seconds: SECONDS, repeats: REPEATS };
-
-function percentiles(samples: number[]): Percentiles {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0;
-  return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s[s.length - 1] ?? 0 };
-}
 
 /** BENCH_CPU_PROF=dir writes the server's CPU profile there (node --cpu-prof) when it stops. */
 function startApp(env: Record<string, string>): Promise<AppServer> {

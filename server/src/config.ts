@@ -14,6 +14,17 @@ const optionalUrl = (protocols: string[], hint: string) =>
     .transform((v) => (v === '' ? undefined : v))
     .refine((v) => v === undefined || protocols.some((p) => v.startsWith(p)), hint);
 
+/** Comma-separated e-mail addresses, lower case (moderators, operators). */
+const addressList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
 const envSchema = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'], {
@@ -79,25 +90,9 @@ const envSchema = z.object({
   VAPID_PRIVATE_KEY: z.string().trim().optional(),
   VAPID_SUBJECT: z.string().trim().optional(),
   // Safety (features.md §C)
-  MODERATOR_EMAILS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((e) => e.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+  MODERATOR_EMAILS: addressList,
   /** Operators: see and act on every campus's moderation queue and audit log. */
-  OPERATOR_EMAILS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((e) => e.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+  OPERATOR_EMAILS: addressList,
   PROHIBITED_TERMS: z
     .string()
     .optional()
