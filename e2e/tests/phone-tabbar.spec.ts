@@ -22,6 +22,20 @@ async function expectTapTarget(target: Locator, min: number): Promise<void> {
   expect(Math.round(box!.width)).toBeGreaterThanOrEqual(min);
 }
 
+/** Waits for a smooth scroll (the app scrolls smoothly) to end: the position holds for 3 frames. */
+async function scrollSettled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+    let still = 0;
+    let last = window.scrollY;
+    while (still < 3) {
+      await frame();
+      still = window.scrollY === last ? still + 1 : 0;
+      last = window.scrollY;
+    }
+  });
+}
+
 /** Scrolled to the very bottom, the page's last content ends above the tab bar, not behind it. */
 async function expectNothingBehindTabBar(page: Page): Promise<void> {
   const gap = await page.evaluate(() => {
@@ -67,6 +81,13 @@ test('phone tab bar: one tap to every part, a live Chats count, out of the way i
   await expect(tabBar(buyer).locator('[aria-current="page"]')).toHaveCount(0);
   const report = buyer.getByRole('button', { name: 'Report listing' });
   await expectTapTarget(report, 44);
+  // Reached with the keyboard, it stops above the tab bar, not under it (focus not obscured).
+  await buyer.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+  await report.focus();
+  await scrollSettled(buyer);
+  const [reportBox, buyerBarBox] = await Promise.all([report.boundingBox(), tabBar(buyer).boundingBox()]);
+  expect(reportBox!.y + reportBox!.height).toBeLessThanOrEqual(buyerBarBox!.y + 1);
+  await buyer.screenshot({ path: '/tmp/shots-tabbar/tabbar-listing-390.png' });
   await buyer.setViewportSize(DESKTOP);
   await expectTapTarget(report, 24);
   await expect(tabBar(buyer)).toBeHidden();
@@ -105,6 +126,14 @@ test('phone tab bar: one tap to every part, a live Chats count, out of the way i
   await expect(tab(seller, 'Search')).toHaveAttribute('aria-current', 'page');
   await expect(seller.getByRole('link', { name: /Desk lamp with USB port/ }).first()).toBeVisible();
   await expectNothingBehindTabBar(seller);
+  // The filter panel's sticky "Show results" sits above the tab bar, not behind it.
+  await seller.getByRole('button', { name: /Show filters/ }).click();
+  const showResults = seller.getByRole('button', { name: /^Show \d+\+? results?$/ });
+  await expect(showResults).toBeInViewport();
+  const [resultsBox, barBox] = await Promise.all([showResults.boundingBox(), tabBar(seller).boundingBox()]);
+  expect(resultsBox!.y + resultsBox!.height).toBeLessThanOrEqual(barBox!.y);
+  await seller.screenshot({ path: '/tmp/shots-tabbar/tabbar-filters-390.png' });
+  await showResults.click();
 
   await tab(seller, 'Sell').click();
   await expect(seller).toHaveURL(/\/addlisting$/);
@@ -142,11 +171,11 @@ test('phone tab bar: one tap to every part, a live Chats count, out of the way i
   const toast = seller.getByText('Marked as sold', { exact: true });
   await expect(toast).toBeVisible();
   await holdToast(seller, toast);
-  const [toastBox, barBox] = await Promise.all([
+  const [toastBox, topBarBox] = await Promise.all([
     toast.boundingBox(),
     seller.getByRole('banner').boundingBox(),
   ]);
-  expect(toastBox && barBox && toastBox.y >= barBox.y + barBox.height).toBe(true);
+  expect(toastBox && topBarBox && toastBox.y >= topBarBox.y + topBarBox.height).toBe(true);
   await seller.screenshot({ path: '/tmp/shots-tabbar/tabbar-toast-390.png' });
   await expectAccessible(seller, 'phone-tabbar-toast', { widths: [PHONE.width], toasts: true });
 
