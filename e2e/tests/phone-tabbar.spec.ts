@@ -73,7 +73,19 @@ test('phone tab bar: one tap to every part, a live Chats count, out of the way i
   await expect(tabBar(seller).locator('[aria-current="page"]')).toHaveCount(1);
   await expectNothingBehindTabBar(seller);
   // The Menu button keeps no unread dot (the Chats tab says it), so its name is just "Menu".
-  await expect(seller.getByRole('banner').getByRole('button', { name: 'Menu' })).toBeVisible();
+  // Open on a short phone, the menu scrolls inside itself: its last entry clears the tab bar.
+  const menu = seller.getByRole('banner').getByRole('button', { name: 'Menu' });
+  await seller.setViewportSize({ width: 375, height: 667 });
+  await menu.click();
+  const logOut = seller.getByRole('banner').getByRole('button', { name: 'Log Out' });
+  await logOut.scrollIntoViewIfNeeded();
+  await scrollSettled(seller);
+  const [logOutBox, menuBarBox] = await Promise.all([logOut.boundingBox(), tabBar(seller).boundingBox()]);
+  expect(logOutBox!.y + logOutBox!.height).toBeLessThanOrEqual(menuBarBox!.y + 1);
+  await seller.screenshot({ path: '/tmp/shots-tabbar/tabbar-menu-375x667.png' });
+  await seller.keyboard.press('Escape');
+  await expect(menu).toBeFocused();
+  await seller.setViewportSize(PHONE);
 
   // "Report listing" is a full-size tap target: 44 px on a phone, at least 24 px on a desktop.
   await buyer.goto(`/single_listing/${listingId}`);

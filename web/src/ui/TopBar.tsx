@@ -182,7 +182,9 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
         id={menuId}
         aria-label="Main"
         hidden={!menuOpen}
-        className="border-t border-slate-200 bg-white px-4 py-3 shadow-lift sm:px-6 md:hidden"
+        // The menu lives in the sticky header: on a short phone it scrolls inside itself, between
+        // the top bar (at most 8 rem) and the tab bar, so Log Out stays reachable.
+        className="max-h-[calc(100dvh-8rem-var(--tab-bar-space))] overflow-y-auto overscroll-contain border-t border-slate-200 bg-white px-4 py-3 shadow-lift sm:px-6 md:hidden"
       >
         {campus && (
           <p className="px-3 pb-2 text-sm text-slate-600">
