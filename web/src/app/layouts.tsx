@@ -6,6 +6,7 @@ import { NotificationsProvider } from '../features/notifications/NotificationsPr
 import { RequireAuth } from '../session/RequireAuth';
 import { ScrollRestorer, useRouteHandles } from './routing';
 import { PublicHeader } from '../ui/PublicHeader';
+import { TabBar } from '../ui/TabBar';
 import { TopBar } from '../ui/TopBar';
 
 /** Route `handle` understood by the layouts. */
@@ -49,12 +50,14 @@ export function RootLayout() {
   );
 }
 
-function Frame({ header, children }: { header: ReactNode; children: ReactNode }) {
+function Frame({ header, footer, children }: { header: ReactNode; footer?: ReactNode; children: ReactNode }) {
   return (
     <div className="flex min-h-dvh flex-col">
       <SkipLink />
       {header}
-      <div className="flex flex-1 flex-col">{children}</div>
+      {/* Nothing hides behind the phone tab bar: the page ends above it (0 without one). */}
+      <div className="flex flex-1 flex-col pb-[var(--tab-bar-space)]">{children}</div>
+      {footer}
     </div>
   );
 }
@@ -70,8 +73,8 @@ export function PublicLayout() {
 }
 
 /**
- * Screens behind the login guard (spec §2), with the logged-in top bar. While logged in, the live
- * chat link (one STOMP connection) keeps the top bar's unread count current.
+ * Screens behind the login guard (spec §2), with the logged-in top bar (and the tab bar on phones).
+ * While logged in, the live chat link (one STOMP connection) keeps their unread counts current.
  */
 export function AppLayout() {
   const chrome = useChrome('app');
@@ -79,7 +82,12 @@ export function AppLayout() {
     <RequireAuth>
       <LiveUnreadProvider>
         <NotificationsProvider>
-          <Frame header={chrome === 'none' ? null : chrome === 'public' ? <PublicHeader /> : <TopBar />}>
+          <Frame
+            header={chrome === 'none' ? null : chrome === 'public' ? <PublicHeader /> : <TopBar />}
+            // The phone tab bar goes with the top bar: not on full-screen pages (a chat room, whose
+            // composer needs the bottom of the screen) nor on public ones.
+            footer={chrome === 'app' ? <TabBar /> : null}
+          >
             <Outlet />
           </Frame>
         </NotificationsProvider>

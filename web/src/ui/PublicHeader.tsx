@@ -31,7 +31,7 @@ export function PublicHeader() {
     );
   }
   return (
-    <header className="border-b border-slate-200/80 bg-white">
+    <header data-top-bar="plain" className="border-b border-slate-200/80 bg-white">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
         <Logo />
         {action}

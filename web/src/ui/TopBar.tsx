@@ -59,7 +59,8 @@ export interface TopBarProps {
 /**
  * Logged-in top bar (spec §2): logo to /, search (hidden on /personalListings), My Listings,
  * Chats (+ unread badge), '+ Sell' (hidden on /addlisting), Settings menu, Log Out.
- * Below 768 px the links fold into a menu toggled by an accessible button.
+ * Below 768 px the links fold into a menu toggled by an accessible button, and the bottom tab bar
+ * (TabBar) carries Home · Search · Sell · Chats · Me. `data-top-bar` tells the toasts its height.
  */
 export function TopBar({ unreadCount, extra }: TopBarProps) {
   const { pathname } = useLocation();
@@ -91,7 +92,10 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
   }, [menuOpen]);
 
   return (
-    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
+    <header
+      data-top-bar={showSearch ? 'search' : 'plain'}
+      className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85"
+    >
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-3 sm:gap-3 sm:px-6 lg:gap-6 lg:px-8">
         <Logo className="shrink-0" campus={campus ? campusLabel(campus) : null} />
 
@@ -139,8 +143,7 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
 
         <div className="ml-auto flex items-center gap-0.5 md:hidden">
           <NotificationBell />
-          {/* Saved one tap away on a phone (features.md §B); Wanted is the menu's first entries with it.
-              With the bell, the bar fits 390 px only with the tighter phone spacing above. */}
+          {/* Saved one tap away on a phone (features.md §B); Wanted is the menu's first entries with it. */}
           <NavLink
             to="/saved"
             aria-label="Saved"
@@ -153,14 +156,7 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
           >
             <HeartIcon size={22} />
           </NavLink>
-          {showSell && (
-            <NavLink
-              to="/addlisting"
-              className="inline-flex h-10 items-center rounded-xl bg-brand-700 px-2.5 text-sm font-semibold whitespace-nowrap text-white shadow-sm hover:bg-brand-800"
-            >
-              + Sell
-            </NavLink>
-          )}
+          {/* No "+ Sell" here: on a phone Sell is a tab of the bottom tab bar (TabBar). */}
           <button
             ref={menuButton}
             type="button"
@@ -170,13 +166,8 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
             className="relative inline-flex h-10 w-10 items-center justify-center rounded-xl text-slate-800 hover:bg-slate-100"
           >
             {menuOpen ? <CloseIcon size={22} /> : <MenuIcon size={22} />}
+            {/* No unread dot: the Chats tab of the tab bar shows (and names) the count on a phone. */}
             <span className="sr-only">Menu</span>
-            {unread > 0 && !menuOpen && (
-              <span
-                aria-hidden="true"
-                className="absolute top-1.5 right-1.5 h-2.5 w-2.5 rounded-full bg-red-600 ring-2 ring-white"
-              />
-            )}
           </button>
         </div>
       </div>
@@ -191,7 +182,9 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
         id={menuId}
         aria-label="Main"
         hidden={!menuOpen}
-        className="border-t border-slate-200 bg-white px-4 py-3 shadow-lift sm:px-6 md:hidden"
+        // The menu lives in the sticky header: on a short phone it scrolls inside itself, between
+        // the top bar (at most 8 rem) and the tab bar, so Log Out stays reachable.
+        className="max-h-[calc(100dvh-8rem-var(--tab-bar-space))] overflow-y-auto overscroll-contain border-t border-slate-200 bg-white px-4 py-3 shadow-lift sm:px-6 md:hidden"
       >
         {campus && (
           <p className="px-3 pb-2 text-sm text-slate-600">

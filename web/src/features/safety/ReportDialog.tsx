@@ -10,6 +10,7 @@ import {
 import { serverMessageOf } from '../../api/client';
 import { createReport } from '../../api/safety';
 import { Button } from '../../ui/Button';
+import { cx } from '../../ui/cx';
 import { Dialog } from '../../ui/Dialog';
 import { toast } from '../../ui/toast';
 
@@ -120,7 +121,7 @@ export function ReportDialog({
   );
 }
 
-/** A small "Report" button that opens the dialog. */
+/** A quiet "Report" button that opens the dialog (quiet, but a full-size tap target). */
 export function ReportButton({
   targetType,
   targetId,
@@ -142,10 +143,12 @@ export function ReportButton({
         type="button"
         onClick={() => setOpen(true)}
         aria-label={ariaLabel}
-        className={
+        className={cx(
+          // Large enough to tap (WCAG 2.5.8): 44 px on phones, 24 px from md up, whatever it looks like.
+          'inline-flex min-h-11 min-w-11 items-center justify-center md:min-h-6 md:min-w-6',
           className ??
-          'rounded text-sm font-semibold text-slate-600 underline decoration-slate-400 underline-offset-2 hover:text-red-700'
-        }
+            'rounded px-1 text-sm font-semibold text-slate-600 underline decoration-slate-400 underline-offset-2 hover:text-red-700',
+        )}
       >
         {label}
       </button>

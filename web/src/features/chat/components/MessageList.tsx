@@ -260,7 +260,9 @@ export function MessageList({
                             targetType="MESSAGE"
                             targetId={m.id}
                             ariaLabel={`Report message from ${peerName} sent ${formatFullTime(m.sentAt, basis)}`}
-                            className="rounded text-xs font-semibold text-slate-500 underline decoration-slate-300 underline-offset-2 hover:text-red-700"
+                            // Negative margins: the 44 px (24 px from md) target overlaps the gap around
+                            // the meta line instead of making every message taller.
+                            className="-my-3.5 rounded px-1 text-xs font-semibold text-slate-500 underline decoration-slate-300 underline-offset-2 hover:text-red-700 md:-my-1"
                           />
                         )}
                       </>

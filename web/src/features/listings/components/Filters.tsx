@@ -250,7 +250,7 @@ export function FilterPanel({
         </div>
         <div className="space-y-5">{children}</div>
         {/* on phones results update below a tall panel; say how many and go there. */}
-        <div className="sticky bottom-0 -mx-4 -mb-4 mt-4 rounded-b-2xl border-t border-slate-200 bg-white p-3 lg:hidden">
+        <div className="sticky bottom-[var(--tab-bar-space)] -mx-4 -mb-4 mt-4 rounded-b-2xl border-t border-slate-200 bg-white p-3 lg:hidden">
           <Button fullWidth onClick={showResults}>
             {resultCount === undefined
               ? 'Show results'
