@@ -103,6 +103,9 @@ test('a buyer sees the seller’s trust under the photo and offers from a bar in
   await expect.poll(() => buyer.evaluate(() => window.scrollY)).toBeGreaterThan(200);
   await expectPinnedToBottom(buyer, bar);
   await expect(offerButton).toBeInViewport({ ratio: 1 });
+  // What the phone shows now (the full-page shots draw the fixed bar mid-page).
+  const shots = process.env.E2E_SHOTS_DIR;
+  if (shots) await buyer.screenshot({ path: `${shots}/listing-trust-scrolled-390.png` });
   // The end of the page is not hidden under the bar.
   await buyer.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   const report = buyer.getByRole('button', { name: 'Report listing' });
@@ -154,6 +157,7 @@ test('a buyer sees the seller’s trust under the photo and offers from a bar in
   await expect(seller.getByRole('button', { name: 'Make an offer' })).toHaveCount(0);
   await expect(seller.getByRole('button', { name: 'Chat with the seller' })).toHaveCount(0);
   await expectAccessible(seller, 'listing-trust-reserved-seller');
+  await shoot(seller, 'listing-trust-reserved-seller');
   await seller.getByRole('button', { name: 'Open chat' }).click();
   await expect(seller).toHaveURL(/\/chat\/\d+:\d+$/);
   await expect(seller.getByRole('region', { name: 'Deal' })).toContainText('Reserved for Leo');

@@ -68,7 +68,7 @@ export function ListingActionBar({ listing, myId }: { listing: Listing; myId: nu
       <>
         <p id={noteId} className="min-w-0 flex-1 leading-tight">
           <span className="block font-semibold text-slate-900">{state.label}</span>
-          <span className="block text-sm text-slate-600">Meet-up and hand-off are in your chat</span>
+          <span className="block text-sm text-slate-600">Meet and hand off through your chat</span>
         </p>
         <Button
           size="lg"
@@ -76,7 +76,7 @@ export function ListingActionBar({ listing, myId }: { listing: Listing; myId: nu
           aria-describedby={noteId}
           leadingIcon={<ChatIcon size={20} />}
           onClick={() => void openChat(state.buyerId)}
-          className="shrink-0 px-5"
+          className="shrink-0 px-5 [&>svg]:shrink-0"
         >
           Open chat
         </Button>
@@ -92,7 +92,7 @@ export function ListingActionBar({ listing, myId }: { listing: Listing; myId: nu
             // Both labels in full on a 360 px phone: the icon only where there is room.
             leadingIcon={<WalletIcon size={20} className="hidden sm:block" />}
             onClick={() => setOffering(true)}
-            className="shrink-0 px-4 text-sm sm:text-base lg:flex-1"
+            className="shrink-0 px-4 text-sm sm:text-base [&>svg]:shrink-0"
           >
             {DEALS_MESSAGES.makeOffer}
           </Button>
@@ -106,9 +106,12 @@ export function ListingActionBar({ listing, myId }: { listing: Listing; myId: nu
           size="lg"
           loading={opening}
           aria-describedby={state.kind === 'reserved-other' ? noteId : undefined}
-          leadingIcon={<ChatIcon size={20} />}
+          leadingIcon={<ChatIcon size={20} className="hidden sm:block" />}
           onClick={() => void openChat(myId)}
-          className={cx('px-4 text-sm sm:text-base', state.kind === 'buy' ? 'min-w-0 flex-1' : 'shrink-0')}
+          className={cx(
+            'px-4 text-sm sm:text-base [&>svg]:shrink-0',
+            state.kind === 'buy' ? 'min-w-0 flex-1' : 'shrink-0',
+          )}
         >
           Chat with the seller
         </Button>
