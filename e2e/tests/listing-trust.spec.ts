@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { expectAccessible } from '../support/axe.js';
+import { holdRequests } from '../support/hold.js';
 import { settled } from '../support/settle.js';
 import { shoot } from '../support/shots.js';
 import { registeredStudent } from '../support/students.js';
@@ -187,9 +188,21 @@ test('a seller without reviews is shown as new, and a sold listing has no action
   const name = `Camping stove ${unique()}`;
   const stove = await postListing(seller, name, 25, 'Two burners, with a gas canister.');
 
+  // While the profile loads, the card keeps its place and size: nothing below it moves.
+  const release = await holdRequests(buyer, /\/users\/\d+\/profile$/);
   await buyer.goto(`/single_listing/${stove}`);
   const card = buyer.getByRole('region', { name: 'Ines Moreau' });
+  await expect(card).toHaveAttribute('aria-busy', 'true');
+  await settled(buyer);
+  const loading = (await card.boundingBox())!;
+  const shots = process.env.E2E_SHOTS_DIR;
+  if (shots) await buyer.screenshot({ path: `${shots}/listing-trust-card-loading-390.png` });
+  release();
   await expect(card).toContainText('New seller · no reviews yet');
+  await expect(card).not.toHaveAttribute('aria-busy', 'true');
+  const loaded = (await card.boundingBox())!;
+  expect(Math.abs(loaded.height - loading.height)).toBeLessThan(1);
+  expect(loaded.y).toBe(loading.y);
   await expect(card).toContainText(/Member since \w+ \d{4}/);
   await expect(buyer.getByTestId('listing-action-bar')).toBeVisible();
   await shoot(buyer, 'listing-trust-new-seller');

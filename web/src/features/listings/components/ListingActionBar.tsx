@@ -91,6 +91,8 @@ export function ListingActionBar({ listing, myId }: { listing: Listing; myId: nu
             variant="secondary"
             // Both labels in full on a 360 px phone: the icon only where there is room.
             leadingIcon={<WalletIcon size={20} className="hidden sm:block" />}
+            // One way on at a time: the chat is opening.
+            disabled={opening}
             onClick={() => setOffering(true)}
             className="shrink-0 px-4 text-sm sm:text-base [&>svg]:shrink-0"
           >
