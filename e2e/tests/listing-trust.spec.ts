@@ -86,6 +86,12 @@ test('a buyer sees the seller’s trust under the photo and offers from a bar in
   const shelf = await postListing(seller, shelfName, 60, LONG_DESCRIPTION);
 
   // Leo, on his phone, opens the bookshelf: Nadia's card under the photo with her rating and deals.
+  // The page comes rendered by the server; the app takes it over without a mismatch.
+  const problems: string[] = [];
+  buyer.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  buyer.on('console', (msg) => {
+    if (/hydrat|did not match/i.test(msg.text())) problems.push(msg.text());
+  });
   await buyer.goto(`/single_listing/${shelf}`);
   await expect(buyer.getByRole('heading', { level: 1, name: shelfName })).toBeVisible();
   const card = buyer.getByRole('region', { name: 'Nadia Brooks' });
@@ -93,6 +99,7 @@ test('a buyer sees the seller’s trust under the photo and offers from a bar in
   await expect(card).toContainText('4 · 1 review');
   await expect(card).toContainText('1 deal');
   await expect(card.getByRole('link', { name: 'Nadia Brooks' })).toHaveAttribute('href', /\/u\/\d+$/);
+  expect(problems).toEqual([]);
 
   // The action bar: both actions, pinned to the bottom of the phone's screen while he scrolls.
   const bar = buyer.getByTestId('listing-action-bar');
