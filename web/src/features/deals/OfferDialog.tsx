@@ -7,17 +7,23 @@ import { TextField } from '../../ui/TextField';
 import { checkAmount } from './rules';
 import { useDealAction } from './useDealAction';
 
-/** "Make an offer" (buyer, listing AVAILABLE): the asking price pre-filled, checked as the contract does. */
+/**
+ * "Make an offer" (buyer, listing AVAILABLE): the asking price pre-filled, checked as the contract
+ * does. Opened from the chat's deal bar, or from the listing page (which has no room yet: the
+ * server opens it with the offer), where `onSent` takes the buyer on to the conversation.
+ */
 export function OfferDialog({
   listing,
   roomId,
   open,
   onClose,
+  onSent,
 }: {
   listing: Listing;
   roomId: string;
   open: boolean;
   onClose: () => void;
+  onSent?: () => void;
 }) {
   const [value, setValue] = useState(String(listing.price));
   const [error, setError] = useState<string | null>(null);
@@ -31,7 +37,7 @@ export function OfferDialog({
       return;
     }
     const made = await action.run('offer', () => makeOffer(listing.id, checked.amount));
-    if (made) onClose();
+    if (made) (onSent ?? onClose)();
   }
 
   return (

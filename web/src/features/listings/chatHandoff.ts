@@ -5,13 +5,14 @@ import type { ChatHandoffState } from './navigation';
 /**
  * 'Chat with the seller' (spec §2): loads the room's history (404 = no history, other errors are
  * only logged) and tells where to go: /chat for a new conversation, /chat/{roomKey} otherwise.
+ * `buyerId` is the caller, or for the seller of a reserved listing the buyer it is reserved for.
  */
 export async function prepareChatWithSeller(
   listing: Listing,
-  myId: number,
+  buyerId: number,
   from: string,
 ): Promise<{ to: string; state: ChatHandoffState }> {
-  const roomKey = roomIdFor(myId, listing.seller.id);
+  const roomKey = roomIdFor(buyerId, listing.seller.id);
   let history: ChatMessage[] = [];
   try {
     const data = await api.get<unknown>(`/api/chats/${roomKey}`);
@@ -23,7 +24,7 @@ export async function prepareChatWithSeller(
   }
   const state: ChatHandoffState = {
     from,
-    buyerId: myId,
+    buyerId,
     sellerId: listing.seller.id,
     roomkey: roomKey,
     listingId: listing.id,

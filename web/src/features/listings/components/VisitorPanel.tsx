@@ -1,31 +1,14 @@
-import { useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { CATEGORY_LABELS, MESSAGES, type Listing } from '@campus/contract';
-import { Button, ButtonLink } from '../../../ui/Button';
+import { ButtonLink } from '../../../ui/Button';
 import { ChatIcon, PinIcon } from '../../../ui/icons';
 import { ReportButton } from '../../safety/ReportDialog';
-import { prepareChatWithSeller } from '../chatHandoff';
 
 /**
- * What another student sees under a listing: "Chat with the seller", a report link and the two
- * info blocks; a sold listing says it is no longer open to new buyers instead.
+ * What another student sees under a listing's description: a report link and the two info blocks
+ * ("Chat with the seller" and "Make an offer" are in the action bar); a sold listing says it is no
+ * longer open to new buyers instead.
  */
-export function VisitorPanel({ listing, myId }: { listing: Listing; myId: number }) {
-  const navigate = useNavigate();
-  const location = useLocation();
-  const [opening, setOpening] = useState(false);
-
-  async function openChat() {
-    if (opening) return;
-    setOpening(true);
-    try {
-      const { to, state } = await prepareChatWithSeller(listing, myId, location.pathname);
-      navigate(to, { state });
-    } finally {
-      setOpening(false);
-    }
-  }
-
+export function VisitorPanel({ listing }: { listing: Listing }) {
   // a sold listing is no longer open to new buyers.
   if (listing.isSold) {
     return (
@@ -46,15 +29,6 @@ export function VisitorPanel({ listing, myId }: { listing: Listing; myId: number
 
   return (
     <div className="space-y-4">
-      <Button
-        size="lg"
-        fullWidth
-        loading={opening}
-        leadingIcon={<ChatIcon size={20} />}
-        onClick={() => void openChat()}
-      >
-        Chat with the seller
-      </Button>
       {/* A div, not a p: the report dialog inside it may not sit in a paragraph (the HTML parser
           would close the p before it, and the server-rendered page would not match the app's). */}
       <div className="text-sm text-slate-600">

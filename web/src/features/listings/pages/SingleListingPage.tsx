@@ -15,6 +15,8 @@ import { PhotoGallery } from '../components/PhotoGallery';
 import { SaveButton } from '../components/SaveButton';
 import { StatusBadge } from '../components/SoldBadge';
 import { VisitorPanel } from '../components/VisitorPanel';
+import { actionBarState, ListingActionBar } from '../components/ListingActionBar';
+import { SellerCard } from '../../trust/components/SellerCard';
 import { listedAgo, sellerShortName } from '../format';
 import { useListing } from '../hooks/useListing';
 import { listingFromState, type CategoryPageState } from '../navigation';
@@ -106,9 +108,11 @@ export default function SingleListingPage() {
   const isOwner = userId !== null && listing.seller.id === userId;
   const ago = listedAgo(listing.createdAt, basis);
   const catState: CategoryPageState = { categoryPassed: listing.category };
+  // On phones the action bar is fixed to the bottom: room below the page's end so it hides nothing.
+  const hasBar = userId !== null && actionBarState(listing, userId) !== null;
 
   return (
-    <PageContainer>
+    <PageContainer className={hasBar ? 'pb-32 sm:pb-32 lg:pb-8' : undefined}>
       <nav aria-label="Breadcrumb" className="mb-5">
         <ol className="flex min-w-0 items-center gap-2 text-sm text-slate-600">
           <li className="shrink-0">
@@ -129,13 +133,16 @@ export default function SingleListingPage() {
         </ol>
       </nav>
 
-      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,7fr)_minmax(0,5fr)] lg:gap-10">
+      {/* Desktop: the photo and the seller card under it on the left, the details beside both. */}
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,7fr)_minmax(0,5fr)] lg:grid-rows-[auto_1fr] lg:gap-x-10 lg:gap-y-4">
         <div className="relative min-w-0">
           <PhotoGallery listing={listing} />
           <StatusBadge listing={listing} className="absolute top-4 left-4 px-3 py-1 text-sm" />
         </div>
 
-        <div className="min-w-0 space-y-6">
+        <SellerCard seller={listing.seller} className="-mt-2 lg:col-start-1 lg:mt-0 lg:self-start" />
+
+        <div className="min-w-0 space-y-6 lg:col-start-2 lg:row-span-2 lg:row-start-1">
           <div>
             <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">{categoryLabel}</p>
             <h1 className="mt-1 text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">
@@ -174,22 +181,15 @@ export default function SingleListingPage() {
               </dl>
             )}
             <p className="mt-2 text-sm text-slate-600">
-              {isOwner ? (
-                'Posted by you'
-              ) : (
-                <>
-                  Listed by{' '}
-                  <Link
-                    to={`/u/${listing.seller.id}`}
-                    className="font-medium text-brand-700 underline-offset-2 hover:underline"
-                  >
-                    {sellerShortName(listing.seller)}
-                  </Link>
-                </>
-              )}
+              {isOwner
+                ? 'Posted by you'
+                : // The seller card under the photo links to the profile.
+                  `Listed by ${sellerShortName(listing.seller)}`}
               {ago && ` · listed ${ago}`}
             </p>
           </div>
+
+          {userId !== null && <ListingActionBar listing={listing} myId={userId} />}
 
           <section aria-labelledby="description-heading">
             <h2
@@ -208,7 +208,7 @@ export default function SingleListingPage() {
           ) : isOwner ? (
             <OwnerPanel listing={listing} />
           ) : (
-            <VisitorPanel listing={listing} myId={userId} />
+            <VisitorPanel listing={listing} />
           )}
         </div>
       </div>
