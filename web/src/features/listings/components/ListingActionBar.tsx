@@ -125,9 +125,9 @@ export function ListingActionBar({ listing, myId }: { listing: Listing; myId: nu
     <div
       data-testid="listing-action-bar"
       className={
-        // Phones: fixed to the bottom edge (without the column's spacing margins), padded above the
-        // home indicator (viewport-fit=cover).
-        'fixed inset-x-0 bottom-0 z-20 max-lg:my-0 border-t border-slate-200 bg-white px-4 pt-3 ' +
+        // Phones: fixed to the bottom edge, or on top of the tab bar when there is one (without the
+        // column's spacing margins), padded above the home indicator (viewport-fit=cover).
+        'fixed inset-x-0 bottom-[var(--tab-bar-space)] z-20 max-lg:my-0 border-t border-slate-200 bg-white px-4 pt-3 ' +
         'pb-[max(0.75rem,env(safe-area-inset-bottom))] shadow-[0_-4px_16px_rgb(15_23_42/0.08)] ' +
         'lg:static lg:z-auto lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none'
       }
