@@ -137,6 +137,8 @@ test('photos: PNG, JPEG and WebP posted from a phone; the full-screen viewer by 
 
   // ---- On the phone: a tap on the photo opens the viewer.
   await seller.goto(url);
+  // A full load restores the scroll of the last full load (app/routing.tsx); start at the top.
+  await seller.evaluate(() => window.scrollTo(0, 0));
   await snap(seller, 'listing-gallery-390');
   const cover = seller.getByRole('button', { name: `${NAME}, photo 1 of 3` });
   await cover.tap();
@@ -250,5 +252,19 @@ test('photos: PNG, JPEG and WebP posted from a phone; the full-screen viewer by 
   await expect(deskViewer).toBeHidden();
   await expect(buyer.getByRole('button', { name: `${NAME}, photo 2 of 3` })).toBeFocused();
   expect(await htmlOverflow(buyer)).not.toBe('hidden');
+
+  // A PNG goes into a chat too (converted to JPEG on the way).
+  await buyer.getByRole('button', { name: 'Chat with the seller' }).click();
+  await expect(buyer).toHaveURL(/\/chat/);
+  await buyer.getByRole('button', { name: 'Attach a photo' }).click();
+  await buyer
+    .getByLabel('Photo (JPG, PNG, WebP or HEIC)')
+    .setInputFiles(await photo('meet-here', 'png', 800, 600, '#5b2a86'));
+  await buyer.getByRole('button', { name: 'Upload' }).click();
+  await expect(buyer.getByText('Image uploaded successfully!')).toBeVisible();
+  await expect(buyer.getByRole('log').getByAltText('Photo sent in the chat')).toHaveAttribute(
+    'src',
+    /\/uploads\/.+\.jpg$/,
+  );
   await deskCtx.close();
 });
