@@ -119,11 +119,6 @@ export const MESSAGES = {
   // Images
   imageTooLarge: 'The image is larger than 10 MB. Choose a smaller photo.',
   imageNotJpeg: 'Only JPG/JPEG photos can be uploaded',
-  // The picker's check (PHOTO_PICK_TYPES): the browser converts each of these to JPEG before upload.
-  imageTypeNotAccepted: 'Only JPG, PNG, WebP or HEIC photos can be added',
-  // A photo this browser cannot open (HEIC outside Safari), so it cannot be converted to JPEG.
-  imageConvertFailed: (name: string) =>
-    `"${name}" cannot be opened in this browser. Choose a JPEG or PNG photo instead.`,
   imageUnreadable: 'This photo could not be read. It may be damaged; try another one.',
   imageTooManyPixels: 'This photo has too many pixels. Choose a smaller one.',
   // One upload at a time per student: what a single student can make the server hold stays bounded.

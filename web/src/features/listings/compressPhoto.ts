@@ -5,6 +5,7 @@ import {
   LIMITS,
   mayNotConvert,
   MESSAGES,
+  PHOTO_MESSAGES,
 } from '@campus/contract';
 
 /**
@@ -41,7 +42,7 @@ export async function preparePhoto(file: File): Promise<Blob> {
     return await compressPhoto(file);
   } catch (error) {
     console.error('Photo compression failed', error);
-    if (!isJpegFile(file)) throw new Error(MESSAGES.imageConvertFailed(file.name));
+    if (!isJpegFile(file)) throw new Error(PHOTO_MESSAGES.convertFailed(file.name));
     if (file.size > LIMITS.imageMaxBytes) throw new Error(MESSAGES.listingPhotoUnreadable);
     return file;
   }
@@ -79,8 +80,8 @@ export async function checkPickedPhotos(
   for (const file of files) {
     if (!isAcceptedPhoto(file)) wrongType = true;
     else if (await canOpenPhoto(file)) photos.push(file);
-    else problems.push(MESSAGES.imageConvertFailed(file.name));
+    else problems.push(PHOTO_MESSAGES.convertFailed(file.name));
   }
-  if (wrongType) problems.unshift(MESSAGES.imageTypeNotAccepted);
+  if (wrongType) problems.unshift(PHOTO_MESSAGES.typeNotAccepted);
   return { photos, problems };
 }

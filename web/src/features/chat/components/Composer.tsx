@@ -8,7 +8,7 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import { isAcceptedPhoto, LIMITS, MESSAGES, PHOTO_ACCEPT } from '@campus/contract';
+import { isAcceptedPhoto, LIMITS, MESSAGES, PHOTO_ACCEPT, PHOTO_MESSAGES } from '@campus/contract';
 import { ApiError, serverMessageOf } from '../../../api/client';
 import { uploadChatImage } from '../../../api/chat';
 import { Button } from '../../../ui/Button';
@@ -91,11 +91,11 @@ export function Composer({ onSend, disabledReason, notice }: ComposerProps) {
       return;
     }
     if (!isAcceptedPhoto(file)) {
-      toast.error(MESSAGES.imageTypeNotAccepted);
+      toast.error(PHOTO_MESSAGES.typeNotAccepted);
       return;
     }
     if (!(await canOpenPhoto(file))) {
-      toast.error(MESSAGES.imageConvertFailed(file.name));
+      toast.error(PHOTO_MESSAGES.convertFailed(file.name));
       return;
     }
     setUploading(true);

@@ -2,8 +2,8 @@ import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react
 import { useQueryClient } from '@tanstack/react-query';
 import {
   isAcceptedPhoto,
-  MESSAGES,
   PHOTO_ACCEPT,
+  PHOTO_MESSAGES,
   TRUST_LIMITS,
   TRUST_MESSAGES,
   type Profile,
@@ -50,11 +50,11 @@ export function EditProfile({ profile }: { profile: Profile }) {
     e.target.value = '';
     if (!file) return;
     if (!isAcceptedPhoto(file)) {
-      toast.error(MESSAGES.imageTypeNotAccepted);
+      toast.error(PHOTO_MESSAGES.typeNotAccepted);
       return;
     }
     if (!(await canOpenPhoto(file))) {
-      toast.error(MESSAGES.imageConvertFailed(file.name));
+      toast.error(PHOTO_MESSAGES.convertFailed(file.name));
       return;
     }
     setUploading(true);

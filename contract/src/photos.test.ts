@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAcceptedPhoto, isJpegFile, mayNotConvert, PHOTO_ACCEPT } from './media.js';
+import { isAcceptedPhoto, isJpegFile, mayNotConvert, PHOTO_ACCEPT } from './photos.js';
 
 const file = (name: string, type: string) => ({ name, type });
 
