@@ -7,6 +7,7 @@ export * from './listings.js';
 export * from './chat.js';
 export * from './errors.js';
 export * from './media.js';
+export * from './photos.js';
 export * from './session.js';
 export type * from './page-render.js';
 export * from './selling.js';

@@ -93,7 +93,7 @@ export const MESSAGES = {
   listingSoldToggleFailed: 'Could not update the listing. Please try again.',
   listingPosting: 'Posting your listing…',
   listingPhotoPreparing: 'Preparing your photo…',
-  listingPhotoUnreadable: 'This photo could not be prepared. Try another JPG/JPEG photo.',
+  listingPhotoUnreadable: 'This photo could not be prepared. Try another photo.',
   listingNotFoundTitle: 'This listing is not available',
   listingNameRequired: 'Give your listing a name',
   listingPriceRequired: 'Enter a price above $0',

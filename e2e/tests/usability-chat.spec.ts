@@ -50,7 +50,7 @@ test('chat shows which listing each part of the thread is about; sold listings c
 
   // The photo panel takes focus; Escape closes it and focus goes back to the paperclip.
   await buyer.getByRole('button', { name: 'Attach a photo' }).click();
-  await expect(buyer.getByLabel('Photo (JPG or JPEG)')).toBeFocused();
+  await expect(buyer.getByLabel('Photo (JPG, PNG, WebP or HEIC)')).toBeFocused();
   await buyer.keyboard.press('Escape');
   await expect(buyer.getByRole('button', { name: 'Attach a photo' })).toBeFocused();
 

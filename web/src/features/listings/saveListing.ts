@@ -1,4 +1,4 @@
-import { dollarsAsCents, dollarsToCents, LIMITS, MESSAGES, type Listing } from '@campus/contract';
+import { dollarsAsCents, dollarsToCents, type Listing } from '@campus/contract';
 import {
   addListingPhoto,
   createListing,
@@ -8,20 +8,9 @@ import {
   type ListingEdit,
 } from '../../api/listings';
 import type { ListingFormResult } from './components/listingFormValues';
-import { compressPhoto } from './compressPhoto';
+import { preparePhoto } from './compressPhoto';
 
 export type SavePhase = 'compressing' | 'uploading';
-
-/** Shrinks a chosen photo in the browser; an unreadable one the server may still take if small enough. */
-async function prepare(file: File): Promise<Blob> {
-  try {
-    return await compressPhoto(file);
-  } catch (error) {
-    console.error('Photo compression failed', error);
-    if (file.size > LIMITS.imageMaxBytes) throw new Error(MESSAGES.listingPhotoUnreadable);
-    return file; // the server checks, re-encodes and strips it anyway
-  }
-}
 
 /** POST /listing with every photo in the chosen order; answers the server's reply text. */
 export async function createFromForm(
@@ -30,7 +19,7 @@ export async function createFromForm(
 ): Promise<string> {
   onPhase('compressing');
   const images: Blob[] = [];
-  for (const item of form.photos) if (item.kind === 'new') images.push(await prepare(item.file));
+  for (const item of form.photos) if (item.kind === 'new') images.push(await preparePhoto(item.file));
   onPhase('uploading');
   return createListing({
     name: form.name,
@@ -79,7 +68,8 @@ export async function editFromForm(
   const prepared = new Map<string, Blob>();
   if (newFiles.length > 0) {
     onPhase('compressing');
-    for (const item of newFiles) if (item.kind === 'new') prepared.set(item.key, await prepare(item.file));
+    for (const item of newFiles)
+      if (item.kind === 'new') prepared.set(item.key, await preparePhoto(item.file));
   }
   onPhase('uploading');
   if (Object.keys(edit).length > 0) current = await editListing(listing.id, edit);

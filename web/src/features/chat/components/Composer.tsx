@@ -8,37 +8,18 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import { IMAGE_COMPRESSION, LIMITS, MESSAGES } from '@campus/contract';
-import { serverMessageOf } from '../../../api/client';
+import { isAcceptedPhoto, LIMITS, MESSAGES, PHOTO_ACCEPT, PHOTO_MESSAGES } from '@campus/contract';
+import { ApiError, serverMessageOf } from '../../../api/client';
 import { uploadChatImage } from '../../../api/chat';
 import { Button } from '../../../ui/Button';
 import { cx } from '../../../ui/cx';
 import { CloseIcon, PaperclipIcon, SendIcon } from '../../../ui/icons';
 import { toast } from '../../../ui/toast';
+import { canOpenPhoto, preparePhoto } from '../../listings/compressPhoto';
 
 /** The counter shows from this many characters before the limit. */
 const COUNTER_FROM = LIMITS.chatContentMax - 200;
 const TEXTAREA_MAX_PX = 160;
-
-function isJpeg(file: File): boolean {
-  return file.type === 'image/jpeg' || /\.jpe?g$/i.test(file.name);
-}
-
-/** Spec §9 compression (max 1600 px, quality 0.8, JPEG); the original goes up if that fails. */
-async function compress(file: File): Promise<Blob> {
-  try {
-    const { default: imageCompression } = await import('browser-image-compression');
-    return await imageCompression(file, {
-      maxWidthOrHeight: IMAGE_COMPRESSION.maxWidthOrHeight,
-      initialQuality: IMAGE_COMPRESSION.initialQuality,
-      maxIteration: IMAGE_COMPRESSION.maxIteration,
-      fileType: IMAGE_COMPRESSION.fileType,
-      useWebWorker: false,
-    });
-  } catch {
-    return file;
-  }
-}
 
 export interface ComposerProps {
   /** Sends a message (text, photo or both); the caller queues it. */
@@ -51,7 +32,7 @@ export interface ComposerProps {
 
 /**
  * Spec §2 input: 'Type something', Enter sends, Shift+Enter is a new line, blank text is not sent;
- * the paperclip opens a panel with a .jpg/.jpeg picker and Upload.
+ * the paperclip opens a panel with a photo picker (JPEG, PNG, WebP, HEIC) and Upload.
  */
 export function Composer({ onSend, disabledReason, notice }: ComposerProps) {
   const [text, setText] = useState('');
@@ -109,21 +90,28 @@ export function Composer({ onSend, disabledReason, notice }: ComposerProps) {
       toast.error(MESSAGES.noFileUploaded);
       return;
     }
-    if (!isJpeg(file)) {
-      toast.error(MESSAGES.imageNotJpeg);
+    if (!isAcceptedPhoto(file)) {
+      toast.error(PHOTO_MESSAGES.typeNotAccepted);
+      return;
+    }
+    if (!(await canOpenPhoto(file))) {
+      toast.error(PHOTO_MESSAGES.convertFailed(file.name));
       return;
     }
     setUploading(true);
     const id = toast.loading(MESSAGES.uploadingImage);
     try {
-      const url = await uploadChatImage(await compress(file));
+      // Every photo goes up as a JPEG (spec §9 compression); one that cannot be converted throws
+      // a message saying what to choose instead.
+      const url = await uploadChatImage(await preparePhoto(file));
       toast.success(MESSAGES.imageUploaded, { id });
       onSend({ content: text.trim(), url });
       setText('');
       closePanel();
       textarea.current?.focus();
     } catch (error) {
-      toast.error(serverMessageOf(error) ?? 'The photo could not be uploaded. Please try again.', { id });
+      const reason = serverMessageOf(error) ?? (error instanceof ApiError ? null : (error as Error).message);
+      toast.error(reason || 'The photo could not be uploaded. Please try again.', { id });
     } finally {
       setUploading(false);
     }
@@ -151,13 +139,13 @@ export function Composer({ onSend, disabledReason, notice }: ComposerProps) {
           className="mb-2 flex flex-wrap items-center gap-2 rounded-xl border border-slate-200 bg-slate-50 p-2.5"
         >
           <label htmlFor={ids.file} className="sr-only">
-            Photo (JPG or JPEG)
+            Photo (JPG, PNG, WebP or HEIC)
           </label>
           <input
             ref={fileInput}
             id={ids.file}
             type="file"
-            accept=".jpg,.jpeg"
+            accept={PHOTO_ACCEPT}
             onChange={(e) => setFile(e.target.files?.[0] ?? null)}
             className="min-w-0 flex-1 text-sm text-slate-700 file:mr-3 file:rounded-lg file:border-0 file:bg-white file:px-3 file:py-2 file:text-sm file:font-semibold file:text-brand-800 file:shadow-xs file:ring-1 file:ring-slate-300 hover:file:bg-slate-100"
           />

@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Listing } from '@campus/contract';
 import { apiUrl } from '../../../api/client';
 import { cx } from '../../../ui/cx';
@@ -7,6 +7,10 @@ import { ListingImage } from './ListingImage';
 import { DETAIL_PHOTO_SIZES, leadPhotoVariants } from '../photoLayout';
 
 const BOX = 'aspect-[4/3] w-full rounded-3xl border border-slate-200 bg-slate-100';
+
+/** The full-screen viewer is its own chunk, fetched when a photo is first pressed. */
+const loadViewer = () => import('../viewer/PhotoViewer');
+const PhotoViewer = lazy(loadViewer);
 
 const reducedMotion = () =>
   typeof window !== 'undefined' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -23,10 +27,62 @@ export function PhotoGallery({ listing }: { listing: Listing }) {
   const [index, setIndex] = useState(0);
   const count = photos.length;
 
+  const [viewing, setViewing] = useState<number | null>(null);
+  const buttons = useRef<Array<HTMLButtonElement | null>>([]);
+  const cover = listing.imageUrl ?? listing.thumbnailUrl;
+
+  // What the viewer shows: every photo, or the one photo of a listing with a single photo.
+  const slides =
+    count > 1
+      ? photos.map((photo, i) => ({
+          src: photo.url,
+          variants: photo.variants,
+          alt: `${listing.name}, photo ${i + 1} of ${count}`,
+        }))
+      : cover
+        ? [{ src: listing.imageUrl ?? cover, variants: leadPhotoVariants(listing), alt: listing.name }]
+        : [];
+
+  /** A photo as a button that opens the viewer on it (focus comes back to it on close). */
+  const opener = (i: number, image: ReactNode, className?: string) => (
+    <button
+      ref={(el) => {
+        buttons.current[i] = el;
+      }}
+      type="button"
+      aria-haspopup="dialog"
+      tabIndex={count > 1 && i !== index ? -1 : undefined}
+      onPointerDown={() => void loadViewer()}
+      onClick={() => setViewing(i)}
+      className={cx(
+        'relative block cursor-zoom-in focus-visible:outline-3 focus-visible:-outline-offset-4 focus-visible:outline-brand-500',
+        className,
+      )}
+    >
+      {image}
+      <ExpandBadge />
+    </button>
+  );
+
+  const viewer = viewing !== null && (
+    <Suspense fallback={null}>
+      <PhotoViewer
+        title={listing.name}
+        photos={slides}
+        start={viewing}
+        onClose={(at) => {
+          setViewing(null);
+          if (count > 1) go(at, false);
+          buttons.current[at]?.focus({ preventScroll: true });
+        }}
+      />
+    </Suspense>
+  );
+
   if (count <= 1) {
-    return (
+    const image = (
       <ListingImage
-        src={listing.imageUrl ?? listing.thumbnailUrl}
+        src={cover}
         variants={leadPhotoVariants(listing)}
         sizes={DETAIL_PHOTO_SIZES}
         alt={listing.name}
@@ -39,13 +95,26 @@ export function PhotoGallery({ listing }: { listing: Listing }) {
         className={BOX}
       />
     );
+    if (!cover) return image;
+    return (
+      <>
+        {opener(0, image, 'w-full rounded-3xl')}
+        {viewer}
+      </>
+    );
   }
 
-  function go(next: number) {
+  function go(next: number, animate = true) {
     const el = strip.current;
     const target = Math.max(0, Math.min(count - 1, next));
     setIndex(target);
-    el?.scrollTo({ left: target * el.clientWidth, behavior: reducedMotion() ? 'auto' : 'smooth' });
+    el?.scrollTo({
+      left: target * el.clientWidth,
+      behavior: animate && !reducedMotion() ? 'smooth' : 'auto',
+    });
+    // Focus on a photo follows it (the others are hidden from screen readers and the tab order).
+    const active = document.activeElement;
+    if (el && active !== el && el.contains(active)) buttons.current[target]?.focus({ preventScroll: true });
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
@@ -87,19 +156,23 @@ export function PhotoGallery({ listing }: { listing: Listing }) {
               className="h-full w-full shrink-0 snap-center"
               aria-hidden={i !== index || undefined}
             >
-              <ListingImage
-                src={photo.url}
-                variants={photo.variants}
-                sizes={DETAIL_PHOTO_SIZES}
-                alt={`${listing.name}, photo ${i + 1} of ${count}`}
-                category={listing.category}
-                priority={i === 0}
-                fit="contain"
-                width={1600}
-                height={1200}
-                iconSize={64}
-                className="h-full w-full"
-              />
+              {opener(
+                i,
+                <ListingImage
+                  src={photo.url}
+                  variants={photo.variants}
+                  sizes={DETAIL_PHOTO_SIZES}
+                  alt={`${listing.name}, photo ${i + 1} of ${count}`}
+                  category={listing.category}
+                  priority={i === 0}
+                  fit="contain"
+                  width={1600}
+                  height={1200}
+                  iconSize={64}
+                  className="h-full w-full"
+                />,
+                'h-full w-full',
+              )}
             </div>
           ))}
         </div>
@@ -152,6 +225,29 @@ export function PhotoGallery({ listing }: { listing: Listing }) {
           </li>
         ))}
       </ul>
+      {viewer}
     </div>
+  );
+}
+
+/** The corner mark saying the photo opens full screen (the button itself is named by the photo). */
+function ExpandBadge() {
+  return (
+    <span className="pointer-events-none absolute top-3 right-3 flex h-8 w-8 items-center justify-center rounded-full bg-slate-900/65 text-white">
+      <svg
+        width={16}
+        height={16}
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+        focusable="false"
+      >
+        <path d="M15 3h6v6M9 21H3v-6M21 3l-7 7M3 21l7-7" />
+      </svg>
+    </span>
   );
 }

@@ -1,10 +1,10 @@
 import { useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
-import { MESSAGES, SELLING_LIMITS, SELLING_MESSAGES, type ListingPhoto } from '@campus/contract';
+import { PHOTO_ACCEPT, SELLING_LIMITS, SELLING_MESSAGES, type ListingPhoto } from '@campus/contract';
 import { apiUrl } from '../../../api/client';
 import { cx } from '../../../ui/cx';
 import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, PlusIcon } from '../../../ui/icons';
 import { toast } from '../../../ui/toast';
-import { isJpeg } from '../compressPhoto';
+import { checkPickedPhotos } from '../compressPhoto';
 
 /** A photo in the form: one already on the listing, or a file chosen now (uploaded on save). */
 export type PhotoItem =
@@ -52,15 +52,17 @@ export function PhotoPicker({
   const full = items.length >= SELLING_LIMITS.photosMax;
   const count = items.length;
 
-  function onFiles(e: ChangeEvent<HTMLInputElement>) {
+  async function onFiles(e: ChangeEvent<HTMLInputElement>) {
     const files = Array.from(e.target.files ?? []);
     e.target.value = '';
     if (files.length === 0) return;
-    const jpegs = files.filter(isJpeg);
-    if (jpegs.length < files.length) toast.error(MESSAGES.imageNotJpeg);
+    // JPEG, PNG, WebP and HEIC are taken (each becomes a JPEG on save); a HEIC this browser
+    // cannot open is refused now, with what to choose instead.
+    const { photos, problems } = await checkPickedPhotos(files);
+    for (const problem of problems) toast.error(problem);
     const room = SELLING_LIMITS.photosMax - items.length;
-    if (jpegs.length > room) toast.error(SELLING_MESSAGES.photosTooMany);
-    const added = jpegs.slice(0, Math.max(0, room)).map(newPhotoItem);
+    if (photos.length > room) toast.error(SELLING_MESSAGES.photosTooMany);
+    const added = photos.slice(0, Math.max(0, room)).map(newPhotoItem);
     if (added.length === 0) return;
     onChange([...items, ...added]);
     setAnnouncement(
@@ -116,9 +118,7 @@ export function PhotoPicker({
       <div className="flex items-baseline justify-between gap-3">
         <span id={`${inputId}-label`} className="block text-sm font-medium text-slate-800">
           Photos{' '}
-          <span className="font-normal text-slate-600">
-            (optional, JPG/JPEG, up to {SELLING_LIMITS.photosMax})
-          </span>
+          <span className="font-normal text-slate-600">(optional, up to {SELLING_LIMITS.photosMax})</span>
         </span>
         <span className="text-xs text-slate-600 tabular-nums">
           {count}/{SELLING_LIMITS.photosMax}
@@ -193,11 +193,11 @@ export function PhotoPicker({
               type="file"
               name="image"
               multiple
-              accept=".jpg,.jpeg,image/jpeg"
+              accept={PHOTO_ACCEPT}
               aria-labelledby={`${inputId}-label`}
               aria-describedby={`${inputId}-hint`}
               disabled={disabled}
-              onChange={onFiles}
+              onChange={(e) => void onFiles(e)}
               className="peer sr-only"
             />
             <label
@@ -214,7 +214,9 @@ export function PhotoPicker({
                 {count === 0 ? 'Add photos' : 'Add more'}
               </span>
               {count === 0 && (
-                <span className="text-xs text-slate-600">JPG or JPEG · we shrink them before upload</span>
+                <span className="text-xs text-slate-600">
+                  JPG, PNG, WebP or HEIC · we shrink them before upload
+                </span>
               )}
             </label>
           </li>

@@ -1,13 +1,20 @@
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { MESSAGES, TRUST_LIMITS, TRUST_MESSAGES, type Profile } from '@campus/contract';
-import { serverMessageOf } from '../../../api/client';
+import {
+  isAcceptedPhoto,
+  PHOTO_ACCEPT,
+  PHOTO_MESSAGES,
+  TRUST_LIMITS,
+  TRUST_MESSAGES,
+  type Profile,
+} from '@campus/contract';
+import { ApiError, serverMessageOf } from '../../../api/client';
 import { trustKeys, updateBio, uploadAvatar } from '../../../api/trust';
 import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { ImageIcon } from '../../../ui/icons';
 import { toast } from '../../../ui/toast';
-import { compressPhoto, isJpeg } from '../../listings/compressPhoto';
+import { canOpenPhoto, preparePhoto } from '../../listings/compressPhoto';
 
 /** Bio and photo of the caller's own profile (PATCH /users/me, POST /users/me/avatar). */
 export function EditProfile({ profile }: { profile: Profile }) {
@@ -42,16 +49,21 @@ export function EditProfile({ profile }: { profile: Profile }) {
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
-    if (!isJpeg(file)) {
-      toast.error(MESSAGES.imageNotJpeg);
+    if (!isAcceptedPhoto(file)) {
+      toast.error(PHOTO_MESSAGES.typeNotAccepted);
+      return;
+    }
+    if (!(await canOpenPhoto(file))) {
+      toast.error(PHOTO_MESSAGES.convertFailed(file.name));
       return;
     }
     setUploading(true);
     try {
-      saved(await uploadAvatar(await compressPhoto(file)));
+      saved(await uploadAvatar(await preparePhoto(file)));
       toast.success('Profile photo updated');
     } catch (err) {
-      toast.error(serverMessageOf(err) ?? 'Could not upload the photo. Please try again.');
+      const reason = serverMessageOf(err) ?? (err instanceof ApiError ? null : (err as Error).message);
+      toast.error(reason || 'Could not upload the photo. Please try again.');
     } finally {
       setUploading(false);
     }
@@ -69,7 +81,7 @@ export function EditProfile({ profile }: { profile: Profile }) {
         <input
           ref={fileRef}
           type="file"
-          accept="image/jpeg"
+          accept={PHOTO_ACCEPT}
           className="sr-only"
           tabIndex={-1}
           aria-hidden="true"
