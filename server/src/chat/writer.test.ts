@@ -191,7 +191,7 @@ describe.each(dialects)('MessageWriter (%s)', (dialect) => {
     expect(Number(count.n)).toBe(59);
   });
 
-  it("commits each campus's messages apart and files each under its own campus", async () => {
+  it("files each campus's messages under its own campus, one commit for a mixed burst", async () => {
     // A second campus with its own pair of students, as a two-campus deployment has.
     const now = base.sentAt;
     const campus = await db.kysely

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { inCampus } from '../db/campus-scope.js';
+import { acrossCampuses, inCampus } from '../db/campus-scope.js';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { insertMessages, type MessageRow, type NewMessage } from './messages-store.js';
@@ -21,9 +21,11 @@ interface Pending {
  * waits for `setImmediate` — the end of the current I/O phase, when every socket read in it has been
  * handled — and the messages those reads carried share one commit. An idle message waits for no timer.
  *
- * A batch holds one campus's messages and is written as that campus's work (features.md §E): the
- * queue is shared by every session of the process, and whichever SEND started the drain must not
- * lend its campus to the others' rows (on PostgreSQL row-level security would refuse them).
+ * The queue is shared by every session of the process, so a batch may hold several campuses'
+ * messages (features.md §E). Every row names its own campus (each SEND was checked in its sender's
+ * campus before it was queued), and a batch of one campus is written as that campus's work; a mixed
+ * batch is written across campuses, so 100 campuses chatting at once still share one commit instead
+ * of paying one each. Whichever SEND started the drain never lends its campus to the others' rows.
  */
 export class MessageWriter {
   private queue: Pending[] = [];
@@ -45,31 +47,17 @@ export class MessageWriter {
     });
   }
 
-  /**
-   * The oldest waiting message and those of its campus after it, in order, up to maxBatch; the
-   * other campuses' messages keep their places for the next batches (a room is of one campus, so
-   * each room's order is kept).
-   */
-  private nextBatch(): Pending[] {
-    const campusId = this.queue[0]!.message.campusId;
-    if (this.queue.every((p) => p.message.campusId === campusId)) return this.queue.splice(0, this.maxBatch);
-    const batch: Pending[] = [];
-    const rest: Pending[] = [];
-    for (const p of this.queue) {
-      if (batch.length < this.maxBatch && p.message.campusId === campusId) batch.push(p);
-      else rest.push(p);
-    }
-    this.queue = rest;
-    return batch;
-  }
-
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) {
-        const batch = this.nextBatch();
-        const campusId = batch[0]!.message.campusId;
-        const insert = (messages: NewMessage[]) =>
-          inCampus(campusId, () => insertMessages(this.db, this.dialect, messages));
+        const batch = this.queue.splice(0, this.maxBatch);
+        const insert = (messages: NewMessage[]) => {
+          const campusId = messages[0]!.campusId;
+          const write = () => insertMessages(this.db, this.dialect, messages);
+          return messages.every((m) => m.campusId === campusId)
+            ? inCampus(campusId, write)
+            : acrossCampuses(write);
+        };
         try {
           const rows = await insert(batch.map((p) => p.message));
           batch.forEach((p, i) => p.resolve(rows[i]!));
