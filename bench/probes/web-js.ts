@@ -11,8 +11,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const DIST = path.resolve(import.meta.dirname, '../../web/dist');
-/** The target: JavaScript on a first visit ≤ 110 KB compressed on / and /dashboard. */
-const BUDGET_BYTES = 110_000;
+/** The target: JavaScript on a first visit ≤ 130 KB compressed on / and /dashboard (phone-first). */
+const BUDGET_BYTES = 130_000;
 const BUDGETED = new Set(['/', '/dashboard']);
 
 const PAGES: Array<[string, string | null]> = [
