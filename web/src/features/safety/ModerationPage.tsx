@@ -1,15 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  REPORT_REASON_LABELS,
-  type AuditEntry,
-  type ModReportGroup,
-  type ReportStatus,
-} from '@campus/contract';
+import { REPORT_REASON_LABELS, type ModReportGroup, type ReportStatus } from '@campus/contract';
+import { useCampuses } from '../../api/campus';
 import { apiUrl, serverMessageOf } from '../../api/client';
 import {
   dismissReport,
-  fetchAudit,
   fetchModReports,
   fetchSafetyMe,
   removeListing,
@@ -28,14 +23,8 @@ import { TextField } from '../../ui/TextField';
 import { toast } from '../../ui/toast';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { cx } from '../../ui/cx';
-import { useTimeBasis, zoneOption, type TimeBasis } from '../../ui/timeBasis';
-
-const when = (iso: string, basis: TimeBasis) =>
-  new Date(iso).toLocaleString(basis.locale, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    ...zoneOption(basis),
-  });
+import { useTimeBasis } from '../../ui/timeBasis';
+import { Audit, when } from './ModerationAudit';
 
 type Action =
   { kind: 'remove'; listingId: number; title: string } | { kind: 'suspend'; userId: number; name: string };
@@ -117,14 +106,6 @@ function ActionDialog({ action, onClose }: { action: Action | null; onClose: () 
   );
 }
 
-const ACTION_LABEL: Record<AuditEntry['action'], string> = {
-  DISMISS: 'Dismissed reports on',
-  REMOVE_LISTING: 'Removed',
-  RESTORE_LISTING: 'Restored',
-  SUSPEND: 'Suspended',
-  UNSUSPEND: 'Unsuspended',
-};
-
 const STATE_LABEL: Record<string, string> = {
   VISIBLE: 'Visible',
   REPORTED: 'Hidden by reports',
@@ -135,7 +116,16 @@ const STATE_LABEL: Record<string, string> = {
   GONE: 'Gone',
 };
 
-function Group({ group, onAction }: { group: ModReportGroup; onAction: (a: Action) => void }) {
+function Group({
+  group,
+  onAction,
+  showCampus,
+}: {
+  group: ModReportGroup;
+  onAction: (a: Action) => void;
+  /** Several campuses are served: say which one the item belongs to (operators see them all). */
+  showCampus: boolean;
+}) {
   const basis = useTimeBasis();
   const client = useQueryClient();
   const refresh = () => void client.invalidateQueries({ queryKey: ['safety', 'mod'] });
@@ -184,6 +174,7 @@ function Group({ group, onAction }: { group: ModReportGroup; onAction: (a: Actio
             >
               {STATE_LABEL[content.state] ?? content.state}
             </span>
+            {showCampus && <span> · {group.campus.name}</span>}
           </p>
           <h3 id={headingId} className="mt-0.5 truncate font-semibold text-slate-900">
             {content.title}
@@ -271,6 +262,7 @@ function Group({ group, onAction }: { group: ModReportGroup; onAction: (a: Actio
 
 function Queue({ status }: { status: ReportStatus }) {
   const [action, setAction] = useState<Action | null>(null);
+  const showCampus = (useCampuses().data?.length ?? 0) > 1;
   const query = useQuery({ queryKey: safetyKeys.reports(status), queryFn: () => fetchModReports(status) });
   if (query.isPending) return <p className="text-slate-600">Loading reports…</p>;
   if (query.isError)
@@ -294,61 +286,16 @@ function Queue({ status }: { status: ReportStatus }) {
     <>
       <div className="grid gap-4 lg:grid-cols-2">
         {query.data.items.map((g) => (
-          <Group key={`${g.targetType}-${g.targetId}`} group={g} onAction={setAction} />
+          <Group
+            key={`${g.targetType}-${g.targetId}`}
+            group={g}
+            onAction={setAction}
+            showCampus={showCampus}
+          />
         ))}
       </div>
       <ActionDialog action={action} onClose={() => setAction(null)} />
     </>
-  );
-}
-
-function Audit() {
-  const basis = useTimeBasis();
-  const query = useQuery({ queryKey: safetyKeys.audit, queryFn: () => fetchAudit() });
-  if (query.isPending) return <p className="text-slate-600">Loading the audit log…</p>;
-  if (query.isError)
-    return (
-      <p role="alert" className="text-red-700">
-        Could not load the audit log.
-      </p>
-    );
-  if (query.data.items.length === 0) return <p className="text-slate-600">No moderator actions yet.</p>;
-  return (
-    <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white">
-      <table className="w-full min-w-[40rem] text-left text-sm">
-        <caption className="sr-only">Every moderator action, newest first</caption>
-        <thead className="bg-slate-50 text-slate-700">
-          <tr>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              When
-            </th>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              Who
-            </th>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              What
-            </th>
-            <th scope="col" className="px-4 py-2.5 font-semibold">
-              Why
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {query.data.items.map((e: AuditEntry) => (
-            <tr key={e.id}>
-              <td className="px-4 py-2.5 whitespace-nowrap text-slate-700">{when(e.createdAt, basis)}</td>
-              <td className="px-4 py-2.5 text-slate-900">
-                {e.moderator.firstName} {e.moderator.lastName}
-              </td>
-              <td className="px-4 py-2.5 text-slate-900">
-                {ACTION_LABEL[e.action]} {e.targetType.toLowerCase()} #{e.targetId}
-              </td>
-              <td className="px-4 py-2.5 text-slate-700">{e.reason || '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 
