@@ -39,6 +39,8 @@ const grow = (k: 'rss' | 'heapUsed' | 'arrayBuffers') => after[k] - before[k];
 console.log(`P=${P} N=${N} built in ${(buildMs / 1000).toFixed(1)} s`);
 for (const k of ['rss', 'heapUsed', 'arrayBuffers'] as const)
   console.log(`  ${k}: +${mb(grow(k))} MB (${(grow(k) / P / 1024).toFixed(1)} KB per partition)`);
+// Peak as well: a compaction holds the old and the new arrays for a moment.
+console.log(`  peak rss: ${mb(process.resourceUsage().maxRSS * 1024)} MB (whole process)`);
 // Keep the partitions alive through the measurement, and check they answer.
 console.log(
   `  hits for "textbook" in the last partition: ${partitions.at(-1)?.search('textbook', {}, 21).length}`,
