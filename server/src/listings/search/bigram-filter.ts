@@ -1,5 +1,6 @@
 import { KEY_WEIGHTS, keyFactorLowerBound, type Pattern } from './fuse-score.js';
 import { GROUPS, type ListingColumns } from './index-columns.js';
+import { postingRanges } from './postings.js';
 
 /**
  * The lossless candidate filter (q-gram lemma, with positions): an edit touches at most two
@@ -32,17 +33,20 @@ export function markBigramPositions(
   groups: readonly number[],
 ): void {
   const masks = columns.masks;
+  const ranges = postingRanges();
   for (const [gram, positions] of grams) {
     for (const group of groups) {
-      const list = columns.postings.get(gram * GROUPS + group);
-      if (!list) continue;
-      const data = list.data;
-      for (let i = 0; i < list.length; i += 1) {
-        const v = data[i] as number;
-        const at = (v >>> 3) << 1;
-        // Branch-free: -(bit) is all ones when the key holds the bigram, else zero.
-        masks[at] = (masks[at] as number) | (positions & -(v & 1));
-        masks[at + 1] = (masks[at + 1] as number) | (positions & -((v >>> 1) & 1));
+      const n = columns.postings.ranges(gram * GROUPS + group, ranges);
+      for (let r = 0; r < n; r += 1) {
+        const data = ranges.data[r] as Int32Array;
+        const to = ranges.to[r] as number;
+        for (let i = ranges.from[r] as number; i < to; i += 1) {
+          const v = data[i] as number;
+          const at = (v >>> 3) << 1;
+          // Branch-free: -(bit) is all ones when the key holds the bigram, else zero.
+          masks[at] = (masks[at] as number) | (positions & -(v & 1));
+          masks[at + 1] = (masks[at + 1] as number) | (positions & -((v >>> 1) & 1));
+        }
       }
     }
   }

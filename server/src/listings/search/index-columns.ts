@@ -1,7 +1,11 @@
 import { CATEGORIES, CONDITIONS } from '@campus/contract';
 import { fieldNorm, type ScoredFields } from './fuse-score.js';
 import type { SearchDoc } from './search-types.js';
+import { IntList } from './int-list.js';
+import { Postings } from './postings.js';
 import { SortedSlots } from './sorted-slots.js';
+
+export { IntList } from './int-list.js';
 
 /**
  * The search index's storage: one slot per indexed version of a listing, held column-wise in typed
@@ -22,25 +26,11 @@ export const categoryGroup = (catIndex: number) => Math.min(catIndex, GROUPS - 1
 /** Word counts above this share one norm in the bound tables (a smaller norm only loosens the bound). */
 export const MAX_TOKENS = 255;
 
-/** A growable Int32 list (posting lists and per-document columns). */
-export class IntList {
-  data: Int32Array;
-  length = 0;
-  constructor(capacity = 8) {
-    this.data = new Int32Array(capacity);
-  }
-  push(v: number) {
-    if (this.length === this.data.length) {
-      const next = new Int32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length] = v;
-    this.length += 1;
-  }
-}
-
-/** Per-query work arrays, sized with the index (searches never overlap: they are synchronous). */
+/**
+ * Per-query work arrays. Searches in one thread never overlap (they are synchronous; a worker
+ * thread has its own module instance), so one set serves every partition of a thread, sized to
+ * the largest: per-partition copies cost ~25 KB each for thousands of small campuses.
+ */
 export interface Scratch {
   candSlot: Int32Array;
   candPack: Int32Array;
@@ -59,18 +49,36 @@ const scratchOf = (capacity: number): Scratch => ({
   order: new Int32Array(capacity),
 });
 
+let sharedScratch = scratchOf(0);
+/**
+ * Per-query bigram position masks (bigram-filter.ts), name and description per slot. Shared like
+ * the scratch: every reader zeroes each slot's masks as it consumes them (over all slots of the
+ * partition it marked), so the array is all zeros between queries, whichever partition ran last.
+ */
+let sharedMasks = new Int32Array(0);
+
+/** Smallest power of two (at least 1024) holding n, so the shared arrays are reallocated rarely. */
+const capacityFor = (n: number) => {
+  let cap = 1024;
+  while (cap < n) cap *= 2;
+  return cap;
+};
+
+/** Initial capacity of the per-slot columns: most campuses hold few listings. */
+const INITIAL_SLOTS = 16;
+
 export class ListingColumns {
-  readonly ids = new IntList(1024);
-  readonly prices = new IntList(1024);
+  readonly ids = new IntList(INITIAL_SLOTS);
+  readonly prices = new IntList(INITIAL_SLOTS);
   /** Word counts of name, description and category, 8 bits each (capped at MAX_TOKENS). */
-  readonly tokens = new IntList(1024);
-  cats = new Uint8Array(1024);
-  sold = new Uint8Array(1024);
-  alive = new Uint8Array(1024);
-  conds = new Uint8Array(1024);
+  readonly tokens = new IntList(INITIAL_SLOTS);
+  cats = new Uint8Array(INITIAL_SLOTS);
+  sold = new Uint8Array(INITIAL_SLOTS);
+  alive = new Uint8Array(INITIAL_SLOTS);
+  conds = new Uint8Array(INITIAL_SLOTS);
   /** Interned course code and ISBN per slot (0 = none). */
-  readonly courses = new IntList(1024);
-  readonly isbns = new IntList(1024);
+  readonly courses = new IntList(INITIAL_SLOTS);
+  readonly isbns = new IntList(INITIAL_SLOTS);
   readonly courseIds = new Map<string, number>();
   readonly isbnIds = new Map<string, number>();
   /** Slots by (id) and by (price, id), for the sorted searches. */
@@ -96,10 +104,19 @@ export class ListingColumns {
    * Bigram posting lists, one per bigram and category group (key gram * 8 + group; group = the
    * category's index, 7 for any other), so a search filtered by category reads only its own.
    */
-  readonly postings = new Map<number, IntList>();
-  scratch = scratchOf(1024);
-  /** Per-query bigram position masks (bigram-filter.ts), name and description per slot, zeroed as read. */
-  masks = new Int32Array(2 * 1024);
+  readonly postings = new Postings();
+
+  /** The process's per-query work arrays, at least this partition's size. */
+  get scratch(): Scratch {
+    if (sharedScratch.order.length < this.size) sharedScratch = scratchOf(capacityFor(this.size));
+    return sharedScratch;
+  }
+
+  /** The process's bigram position masks, two per slot of this partition at least (all zero). */
+  get masks(): Int32Array {
+    if (sharedMasks.length < 2 * this.size) sharedMasks = new Int32Array(2 * capacityFor(this.size));
+    return sharedMasks;
+  }
 
   /** Slots in use, live or retired. */
   get size(): number {
@@ -177,18 +194,16 @@ export class ListingColumns {
       const bit = 1 << key;
       for (let i = 0; i + 1 < text.length; i += 1) {
         const gram = (text.charCodeAt(i) * 65536 + text.charCodeAt(i + 1)) * GROUPS + group;
-        let list = this.postings.get(gram);
-        if (!list) {
-          list = new IntList(4);
-          this.postings.set(gram, list);
-        }
         // One entry per document: slot << 3 | the keys (bit 0 name, 1 description, 2 category) holding the bigram.
-        const last = list.length - 1;
-        if (last >= 0 && (list.data[last] as number) >>> 3 === slot)
-          list.data[last] = (list.data[last] as number) | bit;
-        else list.push((slot << 3) | bit);
+        this.postings.add(gram, slot, bit);
       }
     });
+    this.postings.settle();
+  }
+
+  /** Freezes the posting lists added so far into the partition's shared array (after a load). */
+  compact(): void {
+    this.postings.compact();
   }
 
   setSold(id: number, isSold: boolean): void {
@@ -219,10 +234,6 @@ export class ListingColumns {
     this.conds = grow(this.conds);
     this.sold = grow(this.sold);
     this.alive = grow(this.alive);
-    const masks = new Int32Array(2 * cap);
-    masks.set(this.masks);
-    this.masks = masks;
-    this.scratch = scratchOf(cap);
   }
 }
 

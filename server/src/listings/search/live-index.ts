@@ -142,6 +142,8 @@ export class LiveSearchIndex implements ListingSearch {
   private async load(): Promise<void> {
     const rows = await acrossCampuses(() => store.searchDocs(this.db.kysely, undefined, this.shard));
     for (const row of rows) this.upsert(row);
+    // Small campuses' posting lists into one array each (later upserts compact as they grow).
+    for (const index of this.partitions.values()) index.compact();
     this.lastRefresh = performance.now();
   }
 

@@ -1,6 +1,7 @@
 import { FUZZY_SEARCH } from '@campus/contract';
 import Fuse from 'fuse.js';
 import { GROUPS, type ListingColumns } from './index-columns.js';
+import { postingRanges } from './postings.js';
 import type { SearchAfter, SearchHit } from './search-types.js';
 import { TopK } from './top-k.js';
 
@@ -32,13 +33,16 @@ export function searchLong(
   for (let i = 0; i + 1 < lower.length; i += 1)
     grams.add(lower.charCodeAt(i) * 65536 + lower.charCodeAt(i + 1));
   const counts = new Map<number, number>();
+  const ranges = postingRanges();
   for (const g of grams) {
     for (let group = 0; group < GROUPS; group += 1) {
-      const list = columns.postings.get(g * GROUPS + group);
-      if (!list) continue;
-      for (let i = 0; i < list.length; i += 1) {
-        const slot = (list.data[i] as number) >>> 3;
-        counts.set(slot, (counts.get(slot) ?? 0) + 1);
+      const n = columns.postings.ranges(g * GROUPS + group, ranges);
+      for (let r = 0; r < n; r += 1) {
+        const data = ranges.data[r] as Int32Array;
+        for (let i = ranges.from[r] as number; i < (ranges.to[r] as number); i += 1) {
+          const slot = (data[i] as number) >>> 3;
+          counts.set(slot, (counts.get(slot) ?? 0) + 1);
+        }
       }
     }
   }

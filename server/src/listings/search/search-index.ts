@@ -70,6 +70,14 @@ export class SearchIndex {
     this.columns.upsert(doc);
   }
 
+  /**
+   * Freezes the posting lists added so far into one array (index-columns.ts, postings.ts): call
+   * once a bulk load is done, so a small partition does not keep its lists as separate arrays.
+   */
+  compact(): void {
+    this.columns.compact();
+  }
+
   setSold(id: number, isSold: boolean): void {
     this.columns.setSold(id, isSold);
   }
