@@ -1,5 +1,6 @@
 import { NavLink } from 'react-router';
 import { NOTIFICATION_CENTRE_PATH } from '@campus/contract/pages';
+import { CountBadge } from './CountBadge';
 import { cx } from './cx';
 import { BellIcon } from './icons';
 import { useNotificationCount } from './notificationCount';
@@ -22,15 +23,7 @@ export function NotificationBell({ className }: { className?: string }) {
       }
     >
       <BellIcon size={20} />
-      {count > 0 && (
-        <span
-          data-testid="bell-count"
-          aria-hidden="true"
-          className="absolute -top-0.5 -right-0.5 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1 text-[11px] leading-5 font-bold text-white ring-2 ring-white"
-        >
-          {count > 99 ? '99+' : count}
-        </span>
-      )}
+      <CountBadge count={count} testId="bell-count" className="-top-0.5 -right-0.5" />
     </NavLink>
   );
 }

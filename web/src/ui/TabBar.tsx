@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useCurrentUser } from '../session/useCurrentUser';
+import { CountBadge } from './CountBadge';
 import { cx } from './cx';
 import { ChatIcon, HomeIcon, PlusIcon, SearchIcon, UserIcon } from './icons';
 import { tabForPath, unreadSuffix, type TabId } from './tabs';
@@ -61,15 +62,7 @@ export function TabBar() {
                   )}
                 >
                   <Icon size={22} />
-                  {count > 0 && (
-                    <span
-                      aria-hidden="true"
-                      data-testid="chats-tab-count"
-                      className="absolute -top-1 right-1.5 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1 text-[11px] leading-5 font-bold text-white ring-2 ring-white"
-                    >
-                      {count > 99 ? '99+' : count}
-                    </span>
-                  )}
+                  <CountBadge count={count} testId="chats-tab-count" className="-top-1 right-1.5" />
                 </span>
                 {count > 0 ? (
                   // Named "Chats, 3 unread" as one phrase: the badge is hidden (its bare number would
