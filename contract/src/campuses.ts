@@ -20,8 +20,8 @@ export const CAMPUS_MESSAGES = {
   /** Sign-up with an address no campus lists. */
   campusNotOnMarket: (domain: string, domains: readonly string[]) =>
     domains.length > 0 && domains.length <= 5
-      ? `Campus Market is not at the campus of @${domain} yet. Sign up with your university e-mail address (${domains.map((d) => `@${d}`).join(', ')}).`
-      : `Campus Market is not at the campus of @${domain} yet. Sign up with your university e-mail address; if your campus is not under "Find your campus", it has not joined yet.`,
+      ? `The campus of @${domain} is not on Campus Market yet. Sign up with your university e-mail address (${domains.map((d) => `@${d}`).join(', ')}).`
+      : `The campus of @${domain} is not on Campus Market yet. Sign up with your university e-mail address; if your campus is not under "Find your campus", it has not joined yet.`,
   /** Sign-up for a campus the operator closed (removed from CAMPUSES). */
   campusClosed: (name: string) =>
     `${name} is closed on Campus Market: new sign-ups are not accepted. Existing students can still log in.`,

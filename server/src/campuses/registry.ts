@@ -54,6 +54,9 @@ export class Campuses {
 
   readonly default: Campus;
 
+  /** Sorted once: campuses change only with a restart, and the picker asks on every visit. */
+  private readonly openByName: readonly Campus[];
+
   constructor(rows: CampusRow[]) {
     const campuses = rows.filter((r) => r.slug !== '').map(fromRow);
     for (const campus of campuses) {
@@ -71,6 +74,7 @@ export class Campuses {
     const fallback = campuses.find((c) => c.isDefault && !c.closed) ?? campuses.find((c) => !c.closed);
     if (!fallback) throw new Error('No open campus is configured (CAMPUSES or CAMPUS_NAME)');
     this.default = fallback;
+    this.openByName = campuses.filter((c) => !c.closed).sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /** Every campus, closed ones included, in id order. */
@@ -79,10 +83,8 @@ export class Campuses {
   }
 
   /** The campuses students can join, in name order (the "find your campus" picker). */
-  open(): Campus[] {
-    return this.all()
-      .filter((c) => !c.closed)
-      .sort((a, b) => a.name.localeCompare(b.name));
+  open(): readonly Campus[] {
+    return this.openByName;
   }
 
   byId(id: number): Campus {
