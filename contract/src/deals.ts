@@ -78,6 +78,9 @@ export const DEALS_MESSAGES = {
   amountRequired: 'Enter an amount in dollars, like 40 or 39.50',
   amountInvalid: 'The amount must be more than $0 and at most $100,000, with at most 2 decimals',
   offerOwnListing: 'You cannot make an offer on your own listing',
+  // A seller offers their listing in a chat (roomId): the price they agreed with that student.
+  offerNoRoom: 'You can offer your listing only to a student who has chatted with you',
+  offerRoomNotYours: 'That chat is not between you and the seller of this listing',
   offerListingNotAvailable: 'This listing is reserved or sold, so it takes no offers right now',
   offerNotFound: 'This offer does not exist',
   offerNotYours: 'Only the buyer and the seller of this offer can see or answer it',
@@ -222,6 +225,17 @@ export const amountSchema = z
 /** Body of POST /listings/{id}/offers and POST /offers/{id}/counter. */
 export const offerBodySchema = z.object({ amount: amountSchema }, { error: DEALS_MESSAGES.amountRequired });
 export type OfferBody = z.input<typeof offerBodySchema>;
+
+/**
+ * Body of POST /listings/{id}/offers. `roomId` names the chat: the seller must give it (they offer
+ * the listing to the other student of that chat, at the price they agreed); a buyer may leave it
+ * out (their chat with the seller is implied).
+ */
+export const makeOfferBodySchema = z.object(
+  { amount: amountSchema, roomId: z.string().max(40).optional() },
+  { error: DEALS_MESSAGES.amountRequired },
+);
+export type MakeOfferBody = z.input<typeof makeOfferBodySchema>;
 
 /** Body of POST /meetups. startsAt is checked against the clock by the server. */
 export const meetupBodySchema = z

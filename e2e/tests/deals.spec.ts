@@ -92,8 +92,12 @@ test('an offer becomes a confirmed hand-off, and both students rate each other',
   await expect(buyerOffer.getByRole('status')).toHaveText('Countered');
   const counter = buyer.getByRole('article', { name: 'Nadia countered with $36' });
   await counter.getByRole('button', { name: 'Accept' }).click();
+  // The system line speaks to each reader.
   await expect(
-    buyer.getByRole('log').getByText('Omar accepted the offer of $36. The listing is reserved.'),
+    buyer.getByRole('log').getByText("You accepted Nadia's offer of $36. It's reserved for you."),
+  ).toBeVisible();
+  await expect(
+    seller.getByRole('log').getByText("Omar accepted your offer of $36. It's reserved for Omar."),
   ).toBeVisible();
   await expect(counter.getByRole('status')).toHaveText('Accepted · reserved');
   await expect(buyer.getByRole('region', { name: 'Deal' })).toContainText('Reserved for you');

@@ -114,6 +114,11 @@ describe.each(dialects)('meet-ups and hand-off (%s)', (dialect) => {
     expect(event.summary).toBe('Campus Market meet-up: Desk lamp');
     expect(event.location).toBe('Student union lobby');
     expect(/DTSTART:\d{8}T\d{6}Z/.test(res.body)).toBe(true);
+    // A reminder an hour before the meet-up.
+    const alarm = vevent.getFirstSubcomponent('valarm')!;
+    expect(alarm.getFirstPropertyValue('action')).toBe('DISPLAY');
+    expect(String(alarm.getFirstPropertyValue('trigger'))).toBe('-PT1H');
+    expect(alarm.getFirstPropertyValue('description')).toBe('Meet-up in 1 hour at Student union lobby');
     expect((await call(t, c.third, 'GET', `/meetups/${m.id}.ics`)).statusCode).toBe(403);
     expect((await call(t, c.buyer, 'GET', `/meetups/999999.ics`)).statusCode).toBe(404);
   });

@@ -278,6 +278,14 @@ export class MeetupsService {
         .filter(Boolean)
         .join('\n'),
       url: `${this.ctx.config.publicUrl}/chat`,
+      // A reminder an hour before, so the meet-up is not missed (calendars may let the student change it).
+      alarms: [
+        {
+          action: 'display',
+          description: `Meet-up in 1 hour at ${meetup.place}`,
+          trigger: { hours: 1, minutes: 0, before: true },
+        },
+      ],
       status:
         meetup.status === 'PROPOSED'
           ? 'TENTATIVE'

@@ -4,7 +4,9 @@ import {
   DEALS_DURATIONS_MS,
   DEALS_MESSAGES,
   DEAL_EVENTS,
+  makeOfferBodySchema,
   offerBodySchema,
+  roomIdFor,
   type Offer,
 } from '@campus/contract';
 import type { AppContext } from '../context.js';
@@ -13,6 +15,7 @@ import { conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { assertNotBlocked } from '../safety/index.js';
 import { cancelOpenMeetups } from './meetup-rules.js';
 import { assertOfferBudget, takeConversationSlot } from './offer-limits.js';
+import { offerInChat } from './seller-offers.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
 
@@ -34,7 +37,7 @@ export class OffersService {
   }
 
   /** The listing, locked; 404 when it does not exist. */
-  private async listing(tx: DealsTx, id: number): Promise<store.DealListing> {
+  async listing(tx: DealsTx, id: number): Promise<store.DealListing> {
     const listing = await store.lockListing(tx.db, id, tx.postgres);
     if (!listing) throw notFound(DEALS_MESSAGES.listingNotFound);
     return listing;
@@ -53,11 +56,12 @@ export class OffersService {
     return { offer, listing };
   }
 
-  private async name(tx: DealsTx, userId: number): Promise<string> {
+  async name(tx: DealsTx, userId: number): Promise<string> {
     return (await store.firstNames(tx.db, [userId])).get(userId) ?? 'Someone';
   }
 
-  private async setStatus(tx: DealsTx, offer: store.OfferRow, status: store.OfferRow['status']) {
+  /** Moves a PENDING offer on; 409 when another change got there first. (Also seller-offers.ts.) */
+  async setStatus(tx: DealsTx, offer: store.OfferRow, status: store.OfferRow['status']) {
     const row = await tx.db
       .updateTable('offers')
       .set({ status, updated_at: tx.now })
@@ -70,7 +74,8 @@ export class OffersService {
     return row;
   }
 
-  private async insertOffer(
+  /** A new PENDING offer with its expiry timer. (Also seller-offers.ts.) */
+  async insertOffer(
     tx: DealsTx,
     o: { listingId: number; roomId: string; buyerId: number; byId: number; amountCents: number },
   ) {
@@ -103,12 +108,20 @@ export class OffersService {
     return row;
   }
 
-  /** POST /listings/{id}/offers: a buyer's offer; a new one supersedes their PENDING one. */
+  /**
+   * POST /listings/{id}/offers: a buyer's offer; a new one supersedes their PENDING one. The seller
+   * naming a chat (roomId) offers the listing to its other student instead (seller-offers.ts).
+   */
   make(userId: number, listingId: number, body: unknown): Promise<Offer> {
-    const { amount } = parseOr400(offerBodySchema, body);
+    const { amount, roomId } = parseOr400(makeOfferBodySchema, body);
     return this.run(async (tx) => {
       const listing = await this.listing(tx, listingId);
-      if (listing.seller_id === userId) throw forbidden(DEALS_MESSAGES.offerOwnListing);
+      if (listing.seller_id === userId) {
+        if (roomId === undefined) throw forbidden(DEALS_MESSAGES.offerOwnListing);
+        return offerInChat(this, this.ctx, tx, listing, roomId, amount);
+      }
+      if (roomId !== undefined && roomId !== roomIdFor(userId, listing.seller_id))
+        throw forbidden(DEALS_MESSAGES.offerRoomNotYours);
       if (listing.status !== 'AVAILABLE') throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
       // A block between the two stops offers as it stops messages (features.md §C).
       await assertNotBlocked(this.ctx, userId, listing.seller_id, tx.db);

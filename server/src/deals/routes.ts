@@ -4,6 +4,7 @@ import {
   handoffCodeResponse,
   handoffResultResponse,
   meetupBodySchema,
+  makeOfferBodySchema,
   meetupResponse,
   offerBodySchema,
   offerResponse,
@@ -40,11 +41,12 @@ export function dealsRoutes(
       doc({
         tag,
         auth: true,
-        summary: 'Make an offer (a buyer; the listing AVAILABLE); supersedes your PENDING one',
+        summary:
+          'Make an offer (a buyer, or the seller in a chat; the listing AVAILABLE); supersedes the PENDING one',
         description:
-          'Opens the chat room with the seller if needed and posts an `offer` card there. 403: your own listing. 409: reserved or sold.',
+          "A buyer: opens the chat room with the seller if needed and posts an `offer` card there. The seller names a chat (`roomId`) and offers the listing to its other student, who may accept (reserving it for them), decline or counter. 403: your own listing without `roomId`, a chat that is not the seller's or does not exist, a block. 409: reserved or sold.",
         params: idParams,
-        body: offerBodySchema,
+        body: makeOfferBodySchema,
         status: 201,
         response: offerResponse,
         errors: [400, 403, 404, 409],

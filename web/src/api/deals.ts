@@ -12,8 +12,9 @@ export const dealKeys = {
   handoff: (listingId: number) => ['deals', 'handoff', listingId] as const,
 };
 
-export function makeOffer(listingId: number, amount: string): Promise<Offer> {
-  return api.post<Offer>(`/listings/${listingId}/offers`, { amount });
+/** A buyer's offer; with `roomId`, the seller offers the listing to the other student of that chat. */
+export function makeOffer(listingId: number, amount: string, roomId?: string): Promise<Offer> {
+  return api.post<Offer>(`/listings/${listingId}/offers`, roomId ? { amount, roomId } : { amount });
 }
 
 export type OfferAnswer = 'accept' | 'decline' | 'withdraw';

@@ -28,6 +28,10 @@ export function Dialog({
     if (open && !dialog.open) {
       const opener = document.activeElement as HTMLElement | null;
       dialog.showModal();
+      // showModal() focuses the first focusable element (the Close button): a dialog whose one field
+      // is marked `data-autofocus` opens on it instead (React's autoFocus fires while the dialog is
+      // still closed, so it is lost).
+      dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
       return () => opener?.focus();
     }
     if (!open && dialog.open) dialog.close();

@@ -14,6 +14,8 @@ export interface RoomState {
   peerId: number | null;
   /** The other student's first name, as cards say it. */
   peerFirstName: string;
+  /** Sends a text message as the viewer (quick replies); missing until the chat can send. */
+  send?: (content: string) => void;
 }
 
 /** What a room kind adds to the open conversation, on each render. */
@@ -22,6 +24,10 @@ export interface RoomParts {
   renderMessage(message: ChatMessage): ReactNode | null;
   /** The conversation's listing was deleted: the header links to no listing. */
   listingGone: boolean;
+  /** Pinned under the chat header (deals: the item and the viewer's next step). */
+  belowHeader?: ReactNode;
+  /** The listing belowHeader shows: the header does not name it a second time. */
+  pinnedListingId?: number | null;
   /** Shown between the thread and the composer. */
   aboveComposer: ReactNode;
 }
@@ -50,7 +56,8 @@ export function useRoomParts(kinds: readonly RoomKind[], room: RoomState) {
     }
     return null;
   };
-  return { parts, renderMessage, listingGone: parts.some((p) => p.listingGone) };
+  const pinned = new Set(parts.flatMap((p) => (p.pinnedListingId == null ? [] : [p.pinnedListingId])));
+  return { parts, renderMessage, listingGone: parts.some((p) => p.listingGone), pinned };
 }
 
 /** What the room kinds show for a room while offline. */

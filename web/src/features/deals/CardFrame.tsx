@@ -24,7 +24,10 @@ export function CardFrame({
   actions,
   error,
   labelId,
+  anchorId,
 }: {
+  /** The card's element id: the pinned next step scrolls to it, and focus lands on it after a step. */
+  anchorId: string;
   own: boolean;
   kind: string;
   icon: ReactNode;
@@ -37,9 +40,11 @@ export function CardFrame({
   return (
     <li className={cx('flex', own ? 'justify-end pl-6 sm:pl-20' : 'justify-start pr-6 sm:pr-20')}>
       <article
+        id={anchorId}
+        tabIndex={-1}
         aria-labelledby={labelId}
         className={cx(
-          'w-full max-w-sm min-w-0 rounded-2xl border bg-white p-4 shadow-card',
+          'w-full max-w-sm min-w-0 scroll-my-4 rounded-2xl border bg-white p-4 shadow-card outline-offset-2 focus-visible:outline-2 focus-visible:outline-brand-600',
           words.tone === 'ended' ? 'border-slate-200' : 'border-brand-200',
         )}
       >
@@ -99,4 +104,20 @@ export function CardAction({
       {children}
     </Button>
   );
+}
+
+/** The element id of a deal card in the thread. */
+export const cardAnchor = (kind: 'offer' | 'meetup', id: number) => `deal-${kind}-${id}`;
+
+/**
+ * Moves focus to a deal card (after its step, or from the pinned next step), once the thread has
+ * drawn it: the answered card keeps its place, so focus stays where the student was looking.
+ */
+export function focusCard(anchorId: string): void {
+  requestAnimationFrame(() => {
+    const card = document.getElementById(anchorId);
+    if (!card) return;
+    card.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    card.focus({ preventScroll: true });
+  });
 }

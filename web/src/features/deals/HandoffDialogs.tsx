@@ -133,6 +133,7 @@ export function HandoffEntryDialog({
   open,
   onClose,
   onRelease,
+  onDone,
 }: {
   listingId: number;
   roomId: string;
@@ -140,6 +141,8 @@ export function HandoffEntryDialog({
   open: boolean;
   onClose: () => void;
   onRelease: () => void;
+  /** The hand-off was confirmed (else onClose). */
+  onDone?: () => void;
 }) {
   const [code, setCode] = useState('');
   const [inputError, setInputError] = useState<string | null>(null);
@@ -155,7 +158,7 @@ export function HandoffEntryDialog({
     const done = await action.run('handoff', () => confirmHandoff(listingId, parsed.data.code));
     if (done) {
       toast.success(`Sold to ${buyerName}. Hand-off confirmed.`);
-      onClose();
+      (onDone ?? onClose)();
     } else {
       setCode('');
     }
@@ -179,7 +182,8 @@ export function HandoffEntryDialog({
           inputMode="numeric"
           autoComplete="off"
           maxLength={4}
-          autoFocus
+          pattern="[0-9]*"
+          data-autofocus
           disabled={isLocked}
           value={code}
           error={error}

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { Meetup } from '@campus/contract';
 import { answerMeetup, downloadMeetupIcs, type MeetupAnswer } from '../../api/deals';
 import { PinIcon } from '../../ui/icons';
-import { CardAction, CardFrame } from './CardFrame';
+import { CardAction, CardFrame, cardAnchor, focusCard } from './CardFrame';
 import { meetupActions } from './rules';
 import { useDealAction } from './useDealAction';
 import { formatMeetupTime, meetupWords } from './wording';
@@ -23,11 +23,17 @@ export function MeetupCard({
   const { busy, error, run } = useDealAction(meetup.roomId);
   const can = meetupActions(meetup, myId, basis.now);
   const words = meetupWords(meetup, myId, peerName);
-  const answer = (what: MeetupAnswer) => void run(what, () => answerMeetup(meetup.id, what));
+  const anchorId = cardAnchor('meetup', meetup.id);
+  // After a step the card's buttons change or go: focus stays on the card, now in its new state.
+  const answer = (what: MeetupAnswer) =>
+    void run(what, () => answerMeetup(meetup.id, what)).then((done) => {
+      if (done) focusCard(anchorId);
+    });
   const ended = words.tone === 'ended';
 
   return (
     <CardFrame
+      anchorId={anchorId}
       own={meetup.proposerId === myId}
       kind="Meet-up"
       icon={<PinIcon size={16} />}

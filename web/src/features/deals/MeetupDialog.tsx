@@ -18,11 +18,14 @@ export function MeetupDialog({
   roomId,
   open,
   onClose,
+  onDone,
 }: {
   listingId: number;
   roomId: string;
   open: boolean;
   onClose: () => void;
+  /** The meet-up was proposed (else onClose). */
+  onDone?: () => void;
 }) {
   const campus = useCampusInfo();
   const spots = campus.data?.meetupSpots ?? [];
@@ -53,7 +56,7 @@ export function MeetupDialog({
       ...(selected === ELSEWHERE ? { place: typed } : { spotId: selected }),
     };
     const made = await action.run('propose', () => proposeMeetup(body));
-    if (made) onClose();
+    if (made) (onDone ?? onClose)();
   }
 
   return (
@@ -82,6 +85,8 @@ export function MeetupDialog({
                   name="meetup-spot"
                   value={spot.id}
                   checked={selected === spot.id}
+                  // The dialog opens on the chosen spot: the time is already a sensible default.
+                  data-autofocus={selected === spot.id ? true : undefined}
                   onChange={() => setChoice(spot.id)}
                   className="mt-1 h-4 w-4 accent-brand-700"
                 />

@@ -4,7 +4,7 @@ import { answerOffer, counterOffer, type OfferAnswer } from '../../api/deals';
 import { Button } from '../../ui/Button';
 import { WalletIcon } from '../../ui/icons';
 import { TextField } from '../../ui/TextField';
-import { CardAction, CardFrame } from './CardFrame';
+import { CardAction, CardFrame, cardAnchor, focusCard } from './CardFrame';
 import { checkAmount, offerActions } from './rules';
 import { useDealAction } from './useDealAction';
 import { offerWords } from './wording';
@@ -65,11 +65,13 @@ export function OfferCard({
   myId,
   peerName,
   listingStatus,
+  isCounter,
 }: {
   offer: Offer;
   myId: number | null;
   peerName: string;
   listingStatus: ListingStatus | null;
+  isCounter: boolean;
 }) {
   const basis = useTimeBasis();
   const labelId = useId();
@@ -77,12 +79,18 @@ export function OfferCard({
   const [countering, setCountering] = useState(false);
   const counterButton = useRef<HTMLButtonElement>(null);
   const can = offerActions(offer, myId, listingStatus, basis.now);
-  const words = offerWords(offer, myId, peerName, listingStatus);
-  const answer = (what: OfferAnswer) => void run(what, () => answerOffer(offer.id, what));
+  const words = offerWords(offer, myId, peerName, listingStatus, isCounter);
+  const anchorId = cardAnchor('offer', offer.id);
+  // After a step the card's buttons change or go: focus stays on the card, now in its new state.
+  const answer = (what: OfferAnswer) =>
+    void run(what, () => answerOffer(offer.id, what)).then((done) => {
+      if (done) focusCard(anchorId);
+    });
   const any = can.accept || can.decline || can.counter || can.withdraw;
 
   return (
     <CardFrame
+      anchorId={anchorId}
       own={offer.byId === myId}
       kind="Offer"
       icon={<WalletIcon size={16} />}
@@ -100,7 +108,10 @@ export function OfferCard({
             }}
             onSubmit={(amount) =>
               void run('counter', () => counterOffer(offer.id, amount)).then((made) => {
-                if (made) setCountering(false);
+                if (made) {
+                  setCountering(false);
+                  focusCard(anchorId);
+                }
               })
             }
           />

@@ -18,12 +18,18 @@ export function OfferDialog({
   open,
   onClose,
   onSent,
+  toPeer,
 }: {
   listing: Listing;
   roomId: string;
   open: boolean;
   onClose: () => void;
   onSent?: () => void;
+  /**
+   * The seller offers the listing to the other student of this chat (their first name), at the
+   * price the two agreed: accepting it reserves the listing for them.
+   */
+  toPeer?: string;
 }) {
   const [value, setValue] = useState(String(listing.price));
   const [error, setError] = useState<string | null>(null);
@@ -36,7 +42,9 @@ export function OfferDialog({
       setError(checked.error);
       return;
     }
-    const made = await action.run('offer', () => makeOffer(listing.id, checked.amount));
+    const made = await action.run('offer', () =>
+      makeOffer(listing.id, checked.amount, toPeer === undefined ? undefined : roomId),
+    );
     if (made) (onSent ?? onClose)();
   }
 
@@ -44,18 +52,22 @@ export function OfferDialog({
     <Dialog
       open={open}
       onClose={onClose}
-      title={DEALS_MESSAGES.makeOffer}
+      title={toPeer === undefined ? DEALS_MESSAGES.makeOffer : `Offer it to ${toPeer}`}
       description={`${listing.name} · asking ${formatDollars(listing.price)}`}
     >
       <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
         <TextField
-          label="Your offer ($)"
+          label={toPeer === undefined ? 'Your offer ($)' : 'The price you agreed ($)'}
           inputMode="decimal"
           autoComplete="off"
-          autoFocus
+          data-autofocus
           value={value}
           error={error ?? action.error}
-          hint={`The seller can accept, decline or counter. An offer expires after ${DEALS_LIMITS.offerExpiryHours} hours.`}
+          hint={
+            toPeer === undefined
+              ? `The seller can accept, decline or counter. An offer expires after ${DEALS_LIMITS.offerExpiryHours} hours.`
+              : `When ${toPeer} accepts, the listing is reserved for ${toPeer} at this price. An offer expires after ${DEALS_LIMITS.offerExpiryHours} hours.`
+          }
           onChange={(e) => {
             setValue(e.target.value);
             setError(null);
@@ -67,7 +79,7 @@ export function OfferDialog({
             Cancel
           </Button>
           <Button type="submit" loading={action.busy !== null}>
-            Send offer
+            {toPeer === undefined ? 'Send offer' : `Offer to ${toPeer}`}
           </Button>
         </div>
       </form>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ChatMessage, Listing } from '@campus/contract';
+import type { ChatMessage, Listing, Offer } from '@campus/contract';
 import { MeetupCard } from './MeetupCard';
 import { OfferCard } from './OfferCard';
 import type { DealCards } from './rules';
@@ -15,15 +15,37 @@ export interface DealMessageContext {
 }
 
 /**
+ * An offer is a counter-offer when the pair's previous offer on the listing was the other side's
+ * and it was COUNTERED (superseded by this one); otherwise a seller's offer is the seller offering
+ * the listing at a price agreed in the chat.
+ */
+export function answersOffer(cards: DealCards, offer: Offer): boolean {
+  let previous: Offer | null = null;
+  for (const o of cards.offers.values()) {
+    if (o.listingId !== offer.listingId || o.buyerId !== offer.buyerId || o.id >= offer.id) continue;
+    if (!previous || o.id > previous.id) previous = o;
+  }
+  return previous !== null && previous.status === 'COUNTERED' && previous.byId !== offer.byId;
+}
+
+/**
  * A deal message in the thread: an offer or meet-up card in the state of its newest copy, or a
  * system line; null for text, which the chat renders as a bubble.
  */
 export function renderDealMessage(m: ChatMessage, ctx: DealMessageContext): ReactNode | null {
-  if (m.kind === 'system') return <SystemLine message={m} />;
+  if (m.kind === 'system') return <SystemLine message={m} myId={ctx.myId} peerName={ctx.peerName} />;
   if (m.kind === 'offer' && m.offer) {
     const offer = ctx.cards.offers.get(m.offer.id) ?? m.offer;
     const status = ctx.listing && ctx.listing.id === offer.listingId ? ctx.listing.status : null;
-    return <OfferCard offer={offer} myId={ctx.myId} peerName={ctx.peerName} listingStatus={status} />;
+    return (
+      <OfferCard
+        offer={offer}
+        myId={ctx.myId}
+        peerName={ctx.peerName}
+        listingStatus={status}
+        isCounter={answersOffer(ctx.cards, offer)}
+      />
+    );
   }
   if (m.kind === 'meetup' && m.meetup) {
     const meetup = ctx.cards.meetups.get(m.meetup.id) ?? m.meetup;

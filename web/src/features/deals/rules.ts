@@ -131,11 +131,26 @@ export function toLocalInputValue(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** The suggested meet-up time: tomorrow, on the hour after now (a daytime-ish default). */
+/** Meet-ups are suggested in daytime: starting from 9:00 to 20:00, so they end by about 21:00. */
+export const MEETUP_DAY = { firstHour: 9, lastHour: 20, fallbackHour: 12 } as const;
+
+/**
+ * The suggested meet-up time, in the student's local time: the first full hour at least an hour
+ * from now (time to get there), when that falls in daytime (9:00–20:00 starts); before 9:00, noon
+ * that day; after 20:00, noon the next day.
+ */
 export function defaultMeetupTime(now: Date = new Date()): Date {
-  const d = new Date(now);
-  d.setDate(d.getDate() + 1);
-  d.setHours(d.getHours() + 1, 0, 0, 0);
+  const d = new Date(now.getTime() + 60 * 60_000);
+  if (d.getMinutes() !== 0 || d.getSeconds() !== 0 || d.getMilliseconds() !== 0) {
+    d.setHours(d.getHours() + 1, 0, 0, 0);
+  }
+  // The hour after the start hour stepped past midnight when now was late: that is the night too.
+  if (d.getHours() < MEETUP_DAY.firstHour) {
+    d.setHours(MEETUP_DAY.fallbackHour, 0, 0, 0);
+  } else if (d.getHours() > MEETUP_DAY.lastHour) {
+    d.setDate(d.getDate() + 1);
+    d.setHours(MEETUP_DAY.fallbackHour, 0, 0, 0);
+  }
   return d;
 }
 

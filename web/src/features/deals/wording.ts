@@ -20,14 +20,21 @@ export function offerWords(
   viewerId: number | null,
   peer: string,
   listingStatus: ListingStatus | null,
+  /** It answers the other side's offer (dealMessage.tsx `answersOffer`); by default, a seller's offer. */
+  isCounter: boolean = offer.byId !== offer.buyerId,
 ): CardWords {
   const mine = offer.byId === viewerId;
   const buyer = offer.buyerId === viewerId;
   const amount = formatDollars(offer.amount);
-  const isCounter = offer.byId !== offer.buyerId;
-  const title = mine
-    ? `You ${isCounter ? 'countered with' : 'offered'} ${amount}`
-    : `${peer} ${isCounter ? 'countered with' : 'offered'} ${amount}`;
+  // A seller's offer that answers nothing: they offer the listing at a price they agreed in chat.
+  const sellerOffer = !isCounter && offer.byId !== offer.buyerId;
+  const title = isCounter
+    ? `${mine ? 'You' : peer} countered with ${amount}`
+    : sellerOffer
+      ? mine
+        ? `You offered it for ${amount}`
+        : `${peer} offered it to you for ${amount}`
+      : `${mine ? 'You' : peer} offered ${amount}`;
   switch (offer.status) {
     case 'PENDING':
       return mine

@@ -202,10 +202,15 @@ export function MessageList({
   const nothing = !loading && messages.length === 0 && pending.length === 0;
 
   return (
+    // Focusable and named, so a keyboard alone can scroll a thread with nothing to tab to (a
+    // finished deal's chat: axe `scrollable-region-focusable`).
     <div
       ref={scroller}
       onScroll={onScroll}
-      className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-3 py-4 sm:px-5"
+      tabIndex={0}
+      role="region"
+      aria-label={`Message history with ${peerName}`}
+      className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-3 py-4 outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-inset sm:px-5"
     >
       {loading && messages.length === 0 && (
         <p className="py-10 text-center text-sm text-slate-500" role="status">

@@ -97,15 +97,6 @@ function Conversation({
   const sendListingId =
     ctx.listingId ?? (messages ?? []).findLast((m) => m.listingId !== null)?.listingId ?? null;
   const firstName = ctx.peer?.firstName || 'them';
-  const room = useRoomParts(kinds, {
-    roomId,
-    listingId: sendListingId,
-    messages: messages ?? [],
-    loaded: messages !== undefined,
-    myId: ctx.myId,
-    peerId: ctx.peerId,
-    peerFirstName: firstName,
-  });
   const canSend =
     ctx.myId !== null && ctx.buyerId !== null && ctx.sellerId !== null && sendListingId !== null;
 
@@ -140,6 +131,17 @@ function Conversation({
     ],
   );
 
+  const room = useRoomParts(kinds, {
+    roomId,
+    listingId: sendListingId,
+    messages: messages ?? [],
+    loaded: messages !== undefined,
+    myId: ctx.myId,
+    peerId: ctx.peerId,
+    peerFirstName: firstName,
+    send: canSend ? (content: string) => onSend({ content, url: null }) : undefined,
+  });
+
   const threadIds = [
     ...(messages ?? []).flatMap((m) => (m.listingId === null ? [] : [m.listingId])),
     ...pending.map((p) => p.listingId),
@@ -161,9 +163,15 @@ function Conversation({
         peer={ctx.peer}
         peerId={ctx.peerId}
         // A deleted listing has no page to link to: the banner above the composer says so.
-        listing={room.listingGone ? null : headerListing}
+        // …and one pinned under the header (the deal's item) is not named twice.
+        listing={
+          room.listingGone || (headerListing && room.pinned.has(headerListing.id)) ? null : headerListing
+        }
         onClose={() => navigate('/inbox')}
       />
+      {room.parts.map((part, i) => (
+        <Fragment key={i}>{part.belowHeader}</Fragment>
+      ))}
       <ConnectionBanner status={status} pendingCount={pending.filter((p) => p.status !== 'failed').length} />
       {messagesQuery.isError && !messages && online && (
         <p

@@ -1,0 +1,71 @@
+import { centsToDollars, DEALS_MESSAGES, DEAL_EVENTS, parseRoomId, type Offer } from '@campus/contract';
+import type { AppContext } from '../context.js';
+import { conflict, forbidden } from '../http/errors.js';
+import { assertNotBlocked } from '../safety/index.js';
+import { assertOfferBudget } from './offer-limits.js';
+import type { OffersService } from './offers.js';
+import * as store from './store.js';
+import { DealsTx } from './tx.js';
+
+/**
+ * The seller offers their listing, in a chat, to the other student of that chat at the price the
+ * two agreed (POST /listings/{id}/offers with `roomId`, docs/decisions.md "Seller offers"): the
+ * same PENDING offer a counter-offer is (byId = the seller), so the buyer accepts, declines or
+ * counters it and accepting reserves the listing for them. Only into a chat that exists: a seller
+ * cannot start a conversation with an offer, and a chat never crosses campuses (rooms are the
+ * campus's own), so a student of another campus answers as one who never chatted.
+ */
+export async function offerInChat(
+  offers: OffersService,
+  ctx: AppContext,
+  tx: DealsTx,
+  listing: store.DealListing,
+  roomId: string,
+  amountCents: number,
+): Promise<Offer> {
+  const sellerId = listing.seller_id;
+  const pair = parseRoomId(roomId);
+  if (!pair || !pair.includes(sellerId)) throw forbidden(DEALS_MESSAGES.offerNoRoom);
+  const buyerId = pair[0] === sellerId ? pair[1] : pair[0];
+  if ((await tx.roomMessageCount(roomId)) === undefined) throw forbidden(DEALS_MESSAGES.offerNoRoom);
+  await assertNotBlocked(ctx, sellerId, buyerId, tx.db);
+  if (listing.status !== 'AVAILABLE') throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
+  await assertOfferBudget(tx, listing.id, buyerId, sellerId);
+  const topic = DealsTx.topic(listing.id, sellerId, buyerId);
+  const actor = await offers.name(tx, sellerId);
+  // One PENDING offer per buyer and listing: the seller's new one answers the buyer's (COUNTERED)
+  // or replaces the seller's own earlier one (WITHDRAWN), as a buyer's new offer does.
+  const previous = await tx.db
+    .selectFrom('offers')
+    .selectAll()
+    .where('listing_id', '=', listing.id)
+    .where('buyer_id', '=', buyerId)
+    .where('status', '=', 'PENDING')
+    .executeTakeFirst();
+  if (previous) {
+    const replaced = await offers.setStatus(
+      tx,
+      previous,
+      previous.by_id === sellerId ? 'WITHDRAWN' : 'COUNTERED',
+    );
+    const text =
+      replaced.status === 'WITHDRAWN'
+        ? DEAL_EVENTS.offerWithdrawn(actor, centsToDollars(previous.amount_cents))
+        : DEAL_EVENTS.offerCountered(actor, centsToDollars(amountCents));
+    await tx.post(topic, { senderId: sellerId, kind: 'system', content: text }, { offer: replaced });
+  }
+  const offer = await offers.insertOffer(tx, {
+    listingId: listing.id,
+    roomId,
+    buyerId,
+    byId: sellerId,
+    amountCents,
+  });
+  await tx.post(
+    topic,
+    { senderId: sellerId, kind: 'offer', content: DEAL_EVENTS.offerMade(actor, centsToDollars(amountCents)) },
+    { offer },
+    'OFFER_RECEIVED',
+  );
+  return store.toOffer(offer);
+}
