@@ -115,7 +115,7 @@ test('the reserved buyer sees the hand-off code offline, and a chat reopened off
   await expect(buyer.getByRole('region', { name: 'Deal' })).toContainText('Reserved for you', {
     timeout: 60_000,
   });
-  await expect(buyer.getByRole('log').getByText('The listing is reserved.', { exact: false })).toBeVisible();
+  await expect(buyer.getByRole('log').getByText('accepted your offer of', { exact: false })).toBeVisible();
 
   // The seller confirms the hand-off: the deal is done, and the code leaves the buyer's device.
   await apiAs(seller, 'POST', `/listings/${listingId}/handoff`, { code });

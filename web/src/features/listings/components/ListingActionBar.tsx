@@ -57,8 +57,11 @@ export function ListingActionBar({ listing, myId }: { listing: Listing; myId: nu
     try {
       const { to, state: navState } = await prepareChatWithSeller(listing, buyerId, location.pathname);
       navigate(to, { state: navState });
-    } finally {
+      // Still opening until this page goes: the chat screen's chunk may still be loading, and a
+      // "Make an offer" pressed meanwhile would open a dialog the navigation then takes away.
+    } catch (error) {
       setOpening(false);
+      throw error;
     }
   }
 
