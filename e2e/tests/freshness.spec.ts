@@ -151,6 +151,9 @@ test('the add-listing form and the listing page show what such items sold for on
   await expect(hint).toBeVisible();
   await page.getByLabel('Price').fill('50');
   await shoot(page, 'price-guide-form');
+  // The full-page shot has the phone's tab bar over the guide: one of the screen as the student sees it.
+  await hint.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'artifacts/screens/price-guide-form-hint-phone-viewport.png' });
   await expectAccessible(page, 'price-guide-form');
 
   // Posted, its page shows the same guide.
