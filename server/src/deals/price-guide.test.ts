@@ -113,12 +113,14 @@ describe.each(dialects)('GET /listings/price-guide (%s)', (dialect) => {
     await sold(book('Algorithms textbook', { courseCode: 'CSE331' }), 2500);
     await sold(book('Calculus', { courseCode: 'MTH 132' }), 9900);
     expect((await guide(buyer, `isbn=${CLRS}`)).statusCode).toBe(204);
-    expect((await guide(buyer, `category=BOOKS&isbn=978-0-262-03384-8&courseCode=cse%20331`)).json()).toEqual({
-      low: 25,
-      median: 40,
-      high: 50,
-      count: 3,
-    });
+    expect((await guide(buyer, `category=BOOKS&isbn=978-0-262-03384-8&courseCode=cse%20331`)).json()).toEqual(
+      {
+        low: 25,
+        median: 40,
+        high: 50,
+        count: 3,
+      },
+    );
     // The course alone has two deals (the ISBN-only one is not of it): no guide yet.
     expect((await guide(buyer, 'courseCode=CSE331')).statusCode).toBe(204);
     await sold(book('Algorithms, used', { courseCode: 'CSE331' }), 3000);
