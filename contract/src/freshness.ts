@@ -11,8 +11,6 @@ export const FRESHNESS_LIMITS = {
   listingDaysDefault: 30,
   /** The seller hears LISTING_EXPIRING this many days before the listing leaves browse. */
   expiringNoticeDays: 3,
-  /** A sold listing stays in browse at most this long after the sale (see docs/decisions.md). */
-  soldLeavesBrowseDays: 7,
 } as const;
 
 export const PRICE_GUIDE_LIMITS = {

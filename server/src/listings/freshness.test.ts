@@ -156,6 +156,17 @@ describe.each(dialects)('listings expire and are renewed (%s)', (dialect) => {
     const soldRenew = await renew(seller, listing.id);
     expect(soldRenew.statusCode).toBe(409);
     expect(soldRenew.json()).toMatchObject({ message: FRESHNESS_MESSAGES.renewSold });
+
+    // Removed by a moderator (set directly: safety's tests cover how): not back on the market.
+    const removed = await poster();
+    await t.app.ctx.db.kysely
+      .updateTable('listings')
+      .set({ moderation: 'REMOVED', moderation_reason: 'Counterfeit' })
+      .where('id', '=', removed.id)
+      .execute();
+    const removedRenew = await renew(seller, removed.id);
+    expect(removedRenew.statusCode).toBe(409);
+    expect(removedRenew.json()).toMatchObject({ message: FRESHNESS_MESSAGES.renewRemoved });
   });
 
   it('keeps an edited expired listing out of search (the edit does not renew it)', async () => {
