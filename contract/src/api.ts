@@ -64,6 +64,10 @@ export const listingResponse = z.object({
       }),
     )
     .describe('Up to 8; the first is the cover (= imageUrl / thumbnailUrl)'),
+  expiresAt: z
+    .string()
+    .nullable()
+    .describe('ISO 8601; leaves browse and search then unless renewed (features.md §H)'),
   savedByMe: z.boolean().describe('The caller saved it'),
   saveCount: z.number().int().optional().describe('Seller only: how many students saved it'),
   wantedCount: z
@@ -72,6 +76,10 @@ export const listingResponse = z.object({
     .optional()
     .describe('Seller only: students with an open wanted post this listing matched'),
   reservedFor: publicUserResponse.optional().describe('RESERVED, seller and reserved buyer only'),
+  expired: z
+    .boolean()
+    .optional()
+    .describe('Seller only: past expiresAt; renew with POST /listing/{id}/renew'),
 }) satisfies z.ZodType<Listing>;
 
 export const chatMessageResponse = z.object({

@@ -29,12 +29,16 @@ export interface Listing {
   courseCode: string | null;
   isbn: string | null;
   photos: ListingPhoto[];
+  /** Section H (freshness.ts): leaves browse and search then unless renewed; null before upgrade. */
+  expiresAt: string | null;
   /** Whether the caller saved this listing (personalised after the hot cache). */
   savedByMe: boolean;
   /** Seller only: how many students saved it. */
   saveCount?: number;
   /** Seller only: how many students have an open wanted post this listing matched. */
   wantedCount?: number;
+  /** Seller only: the listing is past `expiresAt` (shown as EXPIRED with "Renew"). */
+  expired?: boolean;
   /** RESERVED, seller and reserved buyer only: who it is reserved for. */
   reservedFor?: ReservedFor;
 }

@@ -16,6 +16,7 @@ export const NOTIFICATION_TYPES = [
   'WANTED_MATCH',
   'PRICE_DROP',
   'LISTING_REMOVED',
+  'LISTING_EXPIRING',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const isNotificationType = (v: string): v is NotificationType =>
@@ -46,6 +47,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   WANTED_MATCH: 'Listings that match my wanted posts',
   PRICE_DROP: 'Price drops on saved listings',
   LISTING_REMOVED: 'Moderation of my listings',
+  LISTING_EXPIRING: 'My listings about to expire',
   CHAT_MESSAGE: 'Unread chat messages',
 };
 

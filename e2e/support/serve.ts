@@ -7,6 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
+import { acrossCampuses } from '../../server/src/db/campus-scope.js';
+import { filePeriodJobs } from '../../server/src/listings/freshness-jobs.js';
+// The listing facts (declaration merging): this server announces one for the time it moves.
+import '../../server/src/listings/events.js';
 import { DEFAULT_LIMITS, type LimitName, type LimitPolicy } from '../../server/src/http/rate-limit.js';
 import type { ListingsModule } from '../../server/src/listings/index.js';
 import { TEST_CAMPUSES } from '../../server/test/campuses.js';
@@ -49,6 +53,60 @@ app.post('/e2e/students', async (request, reply) => {
   const student = request.body as { firstName: string; lastName: string; email: string; password: string };
   const { id } = await insertVerifiedStudent(app.ctx, student);
   return reply.code(201).send({ id });
+});
+// Test server only: time for one listing (features.md §H freshness) without waiting weeks. Its
+// period ends `inDays` from now (negative: already ended); the period's jobs are filed as a posting
+// or renewal files them, so the expiry notice and the end run through the real job worker.
+app.post('/e2e/listings/:id/expires', async (request, reply) => {
+  const id = Number((request.params as { id: string }).id);
+  const { inDays } = request.body as { inDays: number };
+  const expiresAt = Date.now() + inDays * 86_400_000;
+  const row = await acrossCampuses(() =>
+    app.ctx.domainEvents.transaction(async (trx) => {
+      const updated = await trx
+        .updateTable('listings')
+        .set({ expires_at: expiresAt, updated_at: Math.min(Date.now(), expiresAt) })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      if (!updated) return undefined;
+      await filePeriodJobs(app.ctx, trx, updated);
+      await app.ctx.domainEvents.announce(trx, 'listing.changed', { row: updated });
+      return updated;
+    }),
+  );
+  app.ctx.jobs.kick();
+  return row ? reply.code(204).send() : reply.code(404).send({ message: 'no such listing' });
+});
+// Test server only: a deal confirmed by hand-off code, as deals/handoff.ts records it, for the
+// price guide's journey (deals.spec.ts walks through a real hand-off).
+app.post('/e2e/deals', async (request, reply) => {
+  const { listingId, buyerId, priceCents } = request.body as {
+    listingId: number;
+    buyerId: number;
+    priceCents: number;
+  };
+  await acrossCampuses(async () => {
+    const listing = await app.ctx.db.kysely
+      .selectFrom('listings')
+      .selectAll()
+      .where('id', '=', listingId)
+      .executeTakeFirstOrThrow();
+    await app.ctx.db.kysely
+      .insertInto('deals')
+      .values({
+        campus_id: listing.campus_id,
+        listing_id: listing.id,
+        listing_name: listing.name,
+        seller_id: listing.seller_id,
+        buyer_id: buyerId,
+        price_cents: priceCents,
+        completed_at: Date.now(),
+        offer_id: null,
+      })
+      .execute();
+  });
+  return reply.code(201).send({});
 });
 // A production server builds its search index while it starts (listings/index.ts; NODE_ENV=test
 // skips that): so does this one, before it answers, or the first journey to search pays for

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SAFETY_LIMITS, meetupSpotsSchema, type MeetupSpot, type ProhibitedRule } from '@campus/contract';
+import {
+  FRESHNESS_LIMITS,
+  SAFETY_LIMITS,
+  meetupSpotsSchema,
+  type MeetupSpot,
+  type ProhibitedRule,
+} from '@campus/contract';
 import { z } from 'zod';
 import { legacyCampus, parseCampuses, slugFor, type CampusSettings } from './campuses/settings.js';
 
@@ -115,6 +121,16 @@ const envSchema = z.object({
     .int('must be a whole number')
     .min(1, 'must be at least 1')
     .default(SAFETY_LIMITS.dailyConversations),
+  // Freshness (features.md §H): how long a listing stays listed after posting or renewal.
+  LISTING_DAYS: z.coerce
+    .number({ error: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(
+      FRESHNESS_LIMITS.expiringNoticeDays + 1,
+      `must be more than ${FRESHNESS_LIMITS.expiringNoticeDays} days`,
+    )
+    .max(365, 'must be at most 365 days')
+    .default(FRESHNESS_LIMITS.listingDaysDefault),
   UPLOADS_PER_STUDENT: z.coerce
     .number({ error: 'must be a whole number' })
     .int('must be a whole number')
@@ -201,6 +217,8 @@ export interface Config {
   dailyConversationsMax: number;
   /** Photo uploads one student may have in progress at once, per process (http/uploads.ts). */
   uploadsPerStudent: number;
+  /** LISTING_DAYS: a listing stays listed this many days after posting or renewal. */
+  listingDays: number;
   /**
    * Worker threads the search index is split across (listings/search/sharded-index.ts): SEARCH_THREADS,
    * else one per core up to 4 (a search scores on every core at once; more threads than cores only
@@ -274,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dailyListingsMax: e.DAILY_LISTINGS_MAX,
     dailyConversationsMax: e.DAILY_CONVERSATIONS_MAX,
     uploadsPerStudent: e.UPLOADS_PER_STUDENT,
+    listingDays: e.LISTING_DAYS,
     searchThreads: e.SEARCH_THREADS ?? Math.min(4, os.availableParallelism()),
   };
 }

@@ -95,6 +95,8 @@ export interface ListingsTable {
   status: Generated<ListingStatusColumn>;
   reserved_buyer_id: number | null;
   accepted_offer_id: number | null;
+  // freshness (017_listing_freshness): listed until then; null only before the first start-up.
+  expires_at: number | null;
 }
 
 export type ListingStatusColumn = 'AVAILABLE' | 'RESERVED' | 'SOLD';

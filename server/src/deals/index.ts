@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { HandoffService } from './handoff.js';
 import { MeetupsService } from './meetups.js';
 import { OffersService } from './offers.js';
+import { registerPriceGuide } from './price-guide.js';
 import { ListingRemoval } from './removal.js';
 import { dealsRoutes } from './routes.js';
 import { SoldToggle } from './sold.js';
@@ -44,5 +45,6 @@ export async function registerDeals(
   const handoff = new HandoffService(ctx, deps);
   const sold = new SoldToggle(ctx, deps, offers);
   await app.register(dealsRoutes(ctx, offers, meetups, handoff));
+  await registerPriceGuide(app, ctx);
   return { offers, meetups, handoff, removal: new ListingRemoval(ctx, deps), sold };
 }

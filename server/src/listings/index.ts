@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { registerMediaRoutes } from '../media/index.js';
+import { registerFreshness } from './freshness.js';
 import { HotCache } from './hot-cache.js';
 import { Personaliser } from './personalise.js';
 import { PhotosService } from './photos.js';
@@ -73,6 +74,7 @@ export async function registerListings(
   const photos = new PhotosService(ctx, service);
   await registerMediaRoutes(app, ctx);
   await app.register(listingsRoutes(ctx, service, cache, { personaliser, photos }));
+  await registerFreshness(app, ctx, service, personaliser);
   if (ctx.config.nodeEnv !== 'test') {
     // Build the search index while the server starts, so the first search does not wait for it.
     app.addHook('onReady', async () => {

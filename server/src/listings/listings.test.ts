@@ -88,6 +88,9 @@ describe.each(dialects)('listings API (%s)', (dialect) => {
           'wantedCount',
           // features.md §A
           'status',
+          // features.md §H; expired only because the seller is asking
+          'expiresAt',
+          'expired',
         ].sort(),
       );
       expect(listing).toMatchObject({
@@ -221,8 +224,8 @@ describe.each(dialects)('listings API (%s)', (dialect) => {
       const listing = await postListing(t, alice, validFields({ name: 'Open me' }));
       const asBob = await asStudent(t, bob, { method: 'GET', url: `/listing/${listing.id}` });
       expect(asBob.statusCode).toBe(200);
-      const { saveCount, wantedCount, ...forOthers } = listing;
-      expect([saveCount, wantedCount]).toEqual([0, 0]);
+      const { saveCount, wantedCount, expired, ...forOthers } = listing;
+      expect([saveCount, wantedCount, expired]).toEqual([0, 0, false]);
       expect(asBob.json()).toEqual(forOthers);
       await asStudent(t, alice, { method: 'PUT', url: `/listings/sold/${listing.id}` });
       const sold = await asStudent(t, bob, { method: 'GET', url: `/listing/${listing.id}` });

@@ -116,6 +116,7 @@ export class ListingPages {
         this.db,
         campusId,
         page.map((h) => h.id),
+        this.ctx.clock(),
       );
       const byId = new Map(rows.map((r) => [r.id, r]));
       const stale = page.filter((h) => !byId.has(h.id));
@@ -170,6 +171,7 @@ export class ListingPages {
       this.db,
       {
         ...q,
+        now: this.ctx.clock(),
         beforeId: q.cursor?.kind === 'browse' ? q.cursor.id : undefined,
         afterPrice: q.cursor?.kind === 'price' ? { price: q.cursor.price, id: q.cursor.id } : undefined,
         limit: q.limit + 1,

@@ -17,6 +17,8 @@ export class RenderedListings {
   readonly sellers: number[];
   /** Ids of RESERVED listings: `reservedFor` is added for their seller and reserved buyer. */
   readonly reserved: number[];
+  /** Each listing's end of period (epoch ms; null before the upgrade's start-up pass). */
+  private readonly expires: (number | null)[];
   /** Each listing's JSON up to (not including) the savedByMe value. */
   private readonly heads: string[];
   private plainUtf8: Buffer | undefined;
@@ -28,6 +30,7 @@ export class RenderedListings {
     this.ids = listings.map((l) => l.id);
     this.sellers = listings.map((l) => l.seller.id);
     this.reserved = listings.filter((l) => l.status === 'RESERVED').map((l) => l.id);
+    this.expires = listings.map((l) => (l.expiresAt === null ? null : Date.parse(l.expiresAt)));
     this.heads = listings.map((l) => {
       const json = JSON.stringify(l);
       if (!json.endsWith(TAIL)) throw new Error('savedByMe must be the last key of a listing');
@@ -52,12 +55,15 @@ export class RenderedListings {
     userId: number,
     counts: Map<number, SellerCounts>,
     reservedFor: ReadonlyMap<number, ReservedFor> = new Map(),
+    now?: number,
   ): string {
     const items = this.heads.map((head, i) => {
       const id = this.ids[i] as number;
       let out = head + (saved.has(id) ? 'true' : 'false');
       const c = this.sellers[i] === userId ? counts.get(id) : undefined;
       if (c) out += `,"saveCount":${c.saveCount},"wantedCount":${c.wantedCount}`;
+      // The seller sees EXPIRED (features.md §H) at the exact moment, whatever the cache holds.
+      if (c && now !== undefined) out += `,"expired":${isPast(this.expires[i] ?? null, now)}`;
       const r = reservedFor.get(id);
       if (r) out += `,"reservedFor":${JSON.stringify(r)}`;
       return `${out}}`;
@@ -65,6 +71,8 @@ export class RenderedListings {
     return this.array ? `[${items.join(',')}]` : (items[0] ?? 'null');
   }
 }
+
+const isPast = (expiresAt: number | null, now: number) => expiresAt !== null && expiresAt <= now;
 
 export interface SellerCounts {
   saveCount: number;
@@ -182,7 +190,7 @@ export class Personaliser {
     if (own.length === 0 && reservedFor.size === 0 && !rendered.ids.some((id) => saved.has(id))) {
       return rendered.plain;
     }
-    return rendered.forViewer(saved, userId, await this.sellerCounts(own), reservedFor);
+    return rendered.forViewer(saved, userId, await this.sellerCounts(own), reservedFor, this.ctx.clock());
   }
 
   /** One listing object for this caller (answers built in code, not from the cache). */
@@ -193,6 +201,10 @@ export class Personaliser {
       const c = (await this.sellerCounts([listing.id])).get(listing.id) as SellerCounts;
       out.saveCount = c.saveCount;
       out.wantedCount = c.wantedCount;
+      out.expired = isPast(
+        listing.expiresAt === null ? null : Date.parse(listing.expiresAt),
+        this.ctx.clock(),
+      );
     }
     const reserved =
       listing.status === 'RESERVED' ? await this.reservedFor([listing.id], principal.userId) : null;

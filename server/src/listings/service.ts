@@ -11,6 +11,7 @@ import {
   type PreparedImage,
 } from '../media/index.js';
 import { parseCreate, parseEdit } from './edit.js';
+import { periodEnd } from './freshness-jobs.js';
 import { ListingPages, type BrowseOptions, type Page } from './pages.js';
 import type { Cursor, FilterParams } from './query.js';
 import type { ListingSearch } from './search/listing-search.js';
@@ -141,6 +142,8 @@ export class ListingsService {
         condition: extras.condition ?? null,
         courseCode: extras.courseCode ?? null,
         isbn: extras.isbn ?? null,
+        // Listed for LISTING_DAYS (features.md §H); freshness.ts files the period's jobs.
+        expiresAt: periodEnd(this.ctx, now),
       });
       for (const [i, photo] of prepared.entries()) {
         await queueVariants(this.ctx, trx, photo.imageKey);

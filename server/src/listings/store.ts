@@ -5,7 +5,7 @@ import {
   type Listing,
   type ListingPhoto,
 } from '@campus/contract';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, ListingPhotosTable, ListingsTable } from '../db/schema.js';
 import { imageVariants, urlForKey } from '../media/index.js';
@@ -38,6 +38,11 @@ export interface BrowseQuery extends SearchFilters {
   excludeSellers?: readonly number[];
   /** Keyset: only listings with a smaller id (newest first). */
   beforeId?: number;
+  /**
+   * Freshness (features.md §H): with `includeSold` false, listings whose period ended at or before
+   * this time are left out. Every browse of the listings module passes the app's clock.
+   */
+  now?: number;
   limit: number;
 }
 
@@ -55,6 +60,7 @@ export function browse(db: Executor, q: BrowseQuery, dialect: Dialect): Promise<
   if (q.campusId !== undefined) query = query.where('listings.campus_id', '=', q.campusId);
   if (!q.includeSold) {
     query = query.where('listings.is_sold', '=', 0).where('listings.moderation', 'is', null);
+    if (q.now !== undefined) query = query.where(listedAt(q.now));
   }
   if (q.excludeSellers?.length) query = query.where('listings.seller_id', 'not in', [...q.excludeSellers]);
   if (q.sellerId !== undefined) query = query.where('listings.seller_id', '=', q.sellerId);
@@ -117,6 +123,20 @@ async function browseEachCategory(
 }
 
 /**
+ * Still in its listed period at `now` (features.md §H). NULL is a listing from before the upgrade
+ * whose period the start-up pass has not set yet: it stays listed.
+ */
+export function listedAt(now: number) {
+  return (eb: ExpressionBuilder<Database, 'listings'>) =>
+    eb.or([eb('listings.expires_at', 'is', null), eb('listings.expires_at', '>', now)]);
+}
+
+/** Whether a listing's period ended at or before `now`. */
+export function isExpired(row: { expires_at: number | string | null }, now: number): boolean {
+  return row.expires_at !== null && Number(row.expires_at) <= now;
+}
+
+/**
  * A listing a moderator removed (safety) is gone for everyone but its seller's own list: reads,
  * saves and deals answer it like an unknown id.
  */
@@ -133,21 +153,26 @@ export function findById(db: Executor, campusId: number, id: number): Promise<Li
 }
 
 /**
- * Unsold, unmoderated listings by id, in no particular order (search results are re-ordered by the
+ * Unsold, unmoderated, listed listings by id, in no particular order (search results are re-ordered by the
  * caller).
  */
 export function findUnsoldByIds(
   db: Executor,
   campusId: number,
   ids: readonly number[],
+  now: number,
 ): Promise<ListingWithSeller[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return withSeller(db)
-    .where('listings.id', 'in', [...ids])
-    .where('listings.campus_id', '=', campusId)
-    .where('listings.is_sold', '=', 0)
-    .where('listings.moderation', 'is', null)
-    .execute();
+  return (
+    withSeller(db)
+      .where('listings.id', 'in', [...ids])
+      .where('listings.campus_id', '=', campusId)
+      .where('listings.is_sold', '=', 0)
+      .where('listings.moderation', 'is', null)
+      // An expired listing the index still holds (its expiry job has not run yet) is not found.
+      .where(listedAt(now))
+      .execute()
+  );
 }
 
 export async function insertListing(
@@ -164,6 +189,8 @@ export async function insertListing(
     condition?: string | null;
     courseCode?: string | null;
     isbn?: string | null;
+    /** End of the listed period (features.md §H); the service passes now + LISTING_DAYS. */
+    expiresAt?: number | null;
   },
 ): Promise<ListingRow> {
   const inserted = await db
@@ -182,6 +209,7 @@ export async function insertListing(
       condition: row.condition ?? null,
       course_code: row.courseCode ?? null,
       isbn: row.isbn ?? null,
+      expires_at: row.expiresAt ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -317,6 +345,7 @@ export async function searchDocs(
       'course_code',
       'isbn',
       'moderation',
+      'expires_at',
     ]);
   if (sinceUpdatedAt !== undefined) query = query.where('updated_at', '>=', sinceUpdatedAt);
   // Both databases compute `%` on integers; the shard numbers are ours, not a caller's input.
@@ -329,13 +358,22 @@ export async function searchDocs(
     description: r.description,
     category: r.category,
     priceCents: r.price_cents,
-    // A listing hidden by moderation (safety) is out of search like a sold one.
-    isSold: r.is_sold === 1 || r.moderation !== null,
+    // A listing hidden by moderation (safety) or lapsed (freshness) is out of search like a sold one.
+    isSold: r.is_sold === 1 || r.moderation !== null || lapsed(r),
     condition: r.condition,
     courseCode: r.course_code,
     isbn: r.isbn,
     updatedAt: Number(r.updated_at),
   }));
+}
+
+/**
+ * Expired as of the row's last change. The index keeps no clock: the expiry job moves `updated_at`
+ * when a listing's period ends (listings/freshness-jobs.ts), and renewal sets a new period after it,
+ * so every process's index follows the row; a read in between is filtered by `listedAt`.
+ */
+function lapsed(row: { expires_at: number | string | null; updated_at: number | string }): boolean {
+  return isExpired(row, Number(row.updated_at));
 }
 
 export function toSearchDoc(row: ListingRow): SearchDoc {
@@ -345,7 +383,7 @@ export function toSearchDoc(row: ListingRow): SearchDoc {
     description: row.description,
     category: row.category,
     priceCents: row.price_cents,
-    isSold: row.is_sold === 1 || row.moderation !== null,
+    isSold: row.is_sold === 1 || row.moderation !== null || lapsed(row),
     condition: row.condition,
     courseCode: row.course_code,
     isbn: row.isbn,
@@ -380,6 +418,7 @@ export function toListing(row: ListingWithSeller, photos: readonly PhotoRow[] = 
     courseCode: row.course_code ?? null,
     isbn: row.isbn ?? null,
     photos: photos.map(toPhoto),
+    expiresAt: row.expires_at === null ? null : new Date(Number(row.expires_at)).toISOString(),
     // Last key on purpose: answers are personalised after the hot cache by rewriting it (personalise.ts).
     savedByMe: false,
   };

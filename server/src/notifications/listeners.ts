@@ -1,7 +1,12 @@
 import { SAFETY_MESSAGES } from '@campus/contract';
 import type { AppContext } from '../context.js';
 import { announceDealConfirmed, announceReviewsRevealed } from './deal-notices.js';
-import { announcePriceDrop, notifySavedSearchMatch, notifyWantedMatch } from './producers.js';
+import {
+  announcePriceDrop,
+  notifyListingExpiring,
+  notifySavedSearchMatch,
+  notifyWantedMatch,
+} from './producers.js';
 import { notify } from './service.js';
 
 /**
@@ -23,6 +28,9 @@ export function listenToFacts(ctx: AppContext): void {
   events.inTransaction('deal.confirmed', (trx, { deal }) => announceDealConfirmed(ctx, trx, deal));
   events.inTransaction('reviews.revealed', (trx, { dealId, subjectIds }) =>
     announceReviewsRevealed(ctx, trx, dealId, subjectIds),
+  );
+  events.inTransaction('listing.expiring', (trx, { row, daysLeft }) =>
+    notifyListingExpiring(ctx, trx, row, daysLeft),
   );
   // The centre, live, push and e-mail (with its one-click unsubscribe), like every notice.
   events.inTransaction(

@@ -1,4 +1,4 @@
-import { formatCents, NOTIFICATION_LIMITS } from '@campus/contract';
+import { FRESHNESS_MESSAGES, formatCents, NOTIFICATION_LIMITS } from '@campus/contract';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
 import { requireCampusId } from '../db/campus-scope.js';
@@ -114,4 +114,25 @@ export async function announcePriceDrop(
       subjectId: listing.id,
     });
   }
+}
+
+/**
+ * LISTING_EXPIRING to the seller (features.md §H), from the period's job (listings/freshness-jobs.ts).
+ * Once per listed period: a job run again after a crash finds the dedupe key taken.
+ */
+export async function notifyListingExpiring(
+  ctx: AppContext,
+  trx: Executor,
+  listing: ListingRow,
+  daysLeft: number,
+): Promise<void> {
+  await notify(ctx, trx, {
+    userId: listing.seller_id,
+    type: 'LISTING_EXPIRING',
+    title: FRESHNESS_MESSAGES.expiringTitle(listing.name, daysLeft),
+    body: FRESHNESS_MESSAGES.expiringBody,
+    link: listingLink(listing.id),
+    subjectId: listing.id,
+    dedupeKey: `listing-expiring:${listing.id}:${Number(listing.expires_at)}`,
+  });
 }

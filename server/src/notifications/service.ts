@@ -1,4 +1,5 @@
 import {
+  FRESHNESS_MESSAGES,
   NOTIFICATION_KINDS,
   NOTIFICATION_KIND_LABELS,
   NOTIFICATION_LIMITS,
@@ -134,6 +135,7 @@ const ACTION_LABEL: Record<NotificationKind, string> = {
   WANTED_MATCH: 'See the listing',
   PRICE_DROP: 'See the listing',
   LISTING_REMOVED: 'See why',
+  LISTING_EXPIRING: FRESHNESS_MESSAGES.expiringAction,
   CHAT_MESSAGE: 'Reply',
 };
 

@@ -98,7 +98,8 @@ export class TrustService {
   private async listingsOf(viewer: Principal, sellerId: number): Promise<Listing[]> {
     const rows = await browseListingRows(
       this.db,
-      { sellerId, includeSold: false, limit: TRUST_LIMITS.profileListings },
+      // Expired listings leave the profile like browse (features.md §H).
+      { sellerId, includeSold: false, limit: TRUST_LIMITS.profileListings, now: this.ctx.clock() },
       this.ctx.db.dialect,
     );
     const listings = await toListings(this.db, rows);

@@ -1,6 +1,16 @@
 import { multipart, validFields } from '../../src/listings/testing.js';
 import { freshListing, freshSearch, freshWanted, markerOf } from './fresh.js';
-import { NONE, NONE2, byId, list, own, type ByIdScenario, type CaseTable, type Call } from './matrix.js';
+import {
+  NONE,
+  NONE2,
+  because,
+  byId,
+  list,
+  own,
+  type ByIdScenario,
+  type CaseTable,
+  type Call,
+} from './matrix.js';
 import type { World } from './world.js';
 
 /** The owner acting on a listing of theirs: the world's, or a new one when the call uses it up. */
@@ -108,6 +118,13 @@ export const listingsAndSellingCases: CaseTable = {
     onListing((id) => ({ method: 'PUT', url: `/listings/sold/${id}` }), 200, true),
   ),
   'DELETE /listing/:id': byId(onListing((id) => ({ method: 'DELETE', url: `/listing/${id}` }), 200, true)),
+  // Freshness and the price guide (features.md §H).
+  'POST /listing/:id/renew': byId(
+    onListing((id) => ({ method: 'POST', url: `/listing/${id}/renew` }), 200, false),
+  ),
+  'GET /listings/price-guide': because(
+    "An aggregate of the caller's campus's deals (no rows, no ids): deals/price-guide.test.ts shows another campus's deals never count",
+  ),
 
   'PUT /listings/:id/save': byId({
     name: 'a listing',

@@ -20,6 +20,7 @@ function listing(over: Partial<Listing> = {}): Listing {
     isSold: false,
     status: 'AVAILABLE',
     createdAt: '2026-11-26T12:00:00.000Z',
+    expiresAt: null,
     condition: null,
     courseCode: null,
     isbn: null,

@@ -16,6 +16,7 @@ const listing: Listing = {
   isSold: false,
   status: 'AVAILABLE',
   createdAt: '2026-11-01T00:00:00.000Z',
+  expiresAt: null,
   condition: 'GOOD',
   courseCode: 'MTH132',
   isbn: null,

@@ -26,6 +26,7 @@ import {
   type ListingFormValues,
 } from './listingFormValues';
 import { PhotoPicker } from './PhotoPicker';
+import { PriceGuideHint } from '../../freshness/PriceGuideHint';
 
 /** Spec §8: server message, else string body, else error message, else the generic upload error. */
 export function uploadErrorText(error: unknown): string {
@@ -209,6 +210,16 @@ export function ListingForm({
           )}
         </div>
       )}
+
+      <PriceGuideHint
+        fields={{
+          name,
+          category,
+          condition: showCondition ? values.condition : null,
+          courseCode: showTextbook ? values.courseCode : '',
+          isbn: showTextbook ? values.isbn : '',
+        }}
+      />
 
       <DescriptionField
         value={description}

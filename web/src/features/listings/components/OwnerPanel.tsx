@@ -10,6 +10,8 @@ import { Button, ButtonLink } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { CheckIcon, HeartIcon, ListIcon, MegaphoneIcon, PencilIcon } from '../../../ui/icons';
 import { InlineConfirm } from '../../../ui/InlineConfirm';
+import { ListingFreshness } from '../../freshness/ListingFreshness';
+import { useRenewListing } from '../../freshness/useRenewListing';
 import { useListingActions } from '../hooks/useListingActions';
 
 /**
@@ -20,6 +22,7 @@ export function OwnerPanel({ listing }: { listing: Listing }) {
   const navigate = useNavigate();
   const { userId } = useCurrentUser();
   const { toggleSold, removeConfirmed, isPending } = useListingActions();
+  const { renew, renewing } = useRenewListing();
   const [confirming, setConfirming] = useState(false);
   const [askingSold, setAskingSold] = useState(false);
   const reservedBuyer = reservedBuyerToAsk(listing);
@@ -36,9 +39,11 @@ export function OwnerPanel({ listing }: { listing: Listing }) {
       <p className="mt-1 text-sm text-slate-600">
         {listing.isSold
           ? 'It is marked as sold and hidden from browse and search.'
-          : listing.status === 'RESERVED'
-            ? `Reserved for ${listing.reservedFor?.firstName ?? 'a buyer'}. Confirm the sale with their hand-off code in your chat.`
-            : 'Students can find it in browse and search and message you about it.'}
+          : listing.expired
+            ? 'It expired and left browse and search. Renew it to list it again.'
+            : listing.status === 'RESERVED'
+              ? `Reserved for ${listing.reservedFor?.firstName ?? 'a buyer'}. Confirm the sale with their hand-off code in your chat.`
+              : 'Students can find it in browse and search and message you about it.'}
       </p>
       <ul className="mt-3 space-y-1.5 text-sm font-medium text-slate-800">
         <li className="flex items-center gap-2">
@@ -52,6 +57,13 @@ export function OwnerPanel({ listing }: { listing: Listing }) {
           </li>
         )}
       </ul>
+      <ListingFreshness
+        listing={listing}
+        onRenew={renew}
+        busy={renewing === listing.id}
+        titled={false}
+        className="mt-3"
+      />
       {askingSold && reservedBuyer && userId !== null ? (
         <div className="mt-4">
           <ReservedSoldPanel

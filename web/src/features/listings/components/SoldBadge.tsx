@@ -20,15 +20,21 @@ export function ReservedBadge({ className }: { className?: string }) {
   );
 }
 
+/** "Expired" (features.md §H): only its seller sees it, in My Listings and on its page. */
+export function ExpiredBadge({ className }: { className?: string }) {
+  return <span className={cx(BADGE, 'bg-rose-700 text-white', className)}>Expired</span>;
+}
+
 /** The badge of a listing's status, if any (available listings have none). */
 export function StatusBadge({
   listing,
   className,
 }: {
-  listing: { isSold: boolean; status?: string };
+  listing: { isSold: boolean; status?: string; expired?: boolean };
   className?: string;
 }) {
   if (listing.isSold) return <SoldBadge className={className} />;
+  if (listing.expired) return <ExpiredBadge className={className} />;
   if (listing.status === 'RESERVED') return <ReservedBadge className={className} />;
   return null;
 }

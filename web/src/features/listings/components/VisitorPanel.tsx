@@ -1,6 +1,7 @@
 import { CATEGORY_LABELS, MESSAGES, type Listing } from '@campus/contract';
 import { ButtonLink } from '../../../ui/Button';
 import { ChatIcon, PinIcon } from '../../../ui/icons';
+import { useTimeBasis } from '../../../ui/timeBasis';
 import { ReportButton } from '../../safety/ReportDialog';
 
 /**
@@ -9,6 +10,9 @@ import { ReportButton } from '../../safety/ReportDialog';
  * longer open to new buyers instead.
  */
 export function VisitorPanel({ listing }: { listing: Listing }) {
+  const { now } = useTimeBasis();
+  // Expired (features.md §H): out of browse and search, but a link or a chat still opens it.
+  const expired = listing.expiresAt !== null && Date.parse(listing.expiresAt) <= now;
   // a sold listing is no longer open to new buyers.
   if (listing.isSold) {
     return (
@@ -29,6 +33,15 @@ export function VisitorPanel({ listing }: { listing: Listing }) {
 
   return (
     <div className="space-y-4">
+      {expired && (
+        <p
+          role="status"
+          className="rounded-2xl border border-slate-300 bg-slate-100 p-4 text-sm text-slate-800"
+        >
+          <span className="font-semibold text-slate-900">No longer listed. </span>
+          The seller has not renewed it, so it may be gone: ask them before you go.
+        </p>
+      )}
       {/* A div, not a p: the report dialog inside it may not sit in a paragraph (the HTML parser
           would close the p before it, and the server-rendered page would not match the app's). */}
       <div className="text-sm text-slate-600">

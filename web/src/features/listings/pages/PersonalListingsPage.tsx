@@ -11,6 +11,8 @@ import { EmptyState } from '../../../ui/EmptyState';
 import { ListIcon, PencilIcon, PlusIcon } from '../../../ui/icons';
 import { PageContainer, PageHeader } from '../../../ui/PageContainer';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
+import { ListingFreshness } from '../../freshness/ListingFreshness';
+import { useRenewListing } from '../../freshness/useRenewListing';
 import { ListingsResults } from '../components/ListingsResults';
 import { useListingActions } from '../hooks/useListingActions';
 import { useListingsFeed } from '../hooks/useListingsFeed';
@@ -25,6 +27,7 @@ export default function PersonalListingsPage() {
   useDocumentTitle('Your Listings');
   const feed = useListingsFeed({ kind: 'self' });
   const { toggleSold, removeConfirmed, isPending } = useListingActions();
+  const { renew, renewing } = useRenewListing();
   const [confirming, setConfirming] = useState<number | null>(null);
   const [askingSold, setAskingSold] = useState<number | null>(null);
   const { userId } = useCurrentUser();
@@ -81,9 +84,10 @@ export default function PersonalListingsPage() {
     }
     return (
       <>
+        <ListingFreshness listing={listing} onRenew={renew} busy={renewing === listing.id} />
         <Button
           size="sm"
-          variant={listing.isSold ? 'secondary' : 'primary'}
+          variant={listing.isSold || listing.expired ? 'secondary' : 'primary'}
           disabled={busy}
           onClick={() => (reservedBuyer ? setAskingSold(listing.id) : void toggleSold(listing))}
           aria-describedby={`listing-${listing.id}-title`}
@@ -119,7 +123,7 @@ export default function PersonalListingsPage() {
     <PageContainer>
       <PageHeader
         title="Your Listings"
-        description="Everything you've posted, sold or not. Sold items stay here but leave browse and search."
+        description="Everything you've posted, sold or not. Sold items stay here but leave browse and search; so do listings that expired, until you renew them."
         actions={
           <ButtonLink to="/addlisting" leadingIcon={<PlusIcon size={18} />}>
             Add a listing

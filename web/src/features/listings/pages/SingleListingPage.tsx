@@ -9,6 +9,7 @@ import { PageContainer } from '../../../ui/PageContainer';
 import { Spinner } from '../../../ui/Spinner';
 import { useBack } from '../../../ui/useBack';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
+import { ListingPriceGuide } from '../../freshness/PriceGuideHint';
 import { ConditionChip } from '../components/ConditionChip';
 import { OwnerPanel } from '../components/OwnerPanel';
 import { PhotoGallery } from '../components/PhotoGallery';
@@ -187,6 +188,18 @@ export default function SingleListingPage() {
                   `Listed by ${sellerShortName(listing.seller)}`}
               {ago && ` · listed ${ago}`}
             </p>
+            {userId !== null && (
+              <ListingPriceGuide
+                className="mt-2"
+                fields={{
+                  name: listing.name,
+                  category: listing.category,
+                  condition: listing.condition,
+                  courseCode: listing.courseCode ?? '',
+                  isbn: listing.isbn ?? '',
+                }}
+              />
+            )}
           </div>
 
           {userId !== null && <ListingActionBar listing={listing} myId={userId} />}
