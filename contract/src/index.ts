@@ -13,6 +13,7 @@ export * from './session.js';
 export type * from './page-render.js';
 export * from './selling-rules.js';
 export * from './selling.js';
+export * from './courses.js';
 export * from './api.js';
 export * from './ids.js';
 export * from './id-schema.js';

@@ -1,6 +1,16 @@
 import { multipart, validFields } from '../../src/listings/testing.js';
 import { freshListing, freshSearch, freshWanted, markerOf } from './fresh.js';
-import { NONE, NONE2, byId, list, own, type ByIdScenario, type CaseTable, type Call } from './matrix.js';
+import {
+  NONE,
+  NONE2,
+  because,
+  byId,
+  list,
+  own,
+  type ByIdScenario,
+  type CaseTable,
+  type Call,
+} from './matrix.js';
 import type { World } from './world.js';
 
 /** The owner acting on a listing of theirs: the world's, or a new one when the call uses it up. */
@@ -49,6 +59,11 @@ export const listingsAndSellingCases: CaseTable = {
     outsiderSees: true,
     request: () => ({ method: 'GET', url: '/listings/filters?categories=ELECTRONICS&sort=price_asc' }),
   }),
+  // Course codes and counts, no row of a listing: listings/courses.test.ts posts books with the same
+  // course on both campuses and checks each sees only its own codes and counts, on both databases.
+  'GET /listings/courses': because(
+    "Course codes with counts of the caller's campus only (listings/courses.test.ts)",
+  ),
   'GET /listings/search': list({
     party: (w) => w.msu.stranger,
     request: (w) => ({ method: 'GET', url: `/listings/search?q=${w.marker}` }),
