@@ -15,7 +15,8 @@ describe.each(dialects)('seed:demo (%s)', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp({ dialect, env: TWO_CAMPUSES });
     first = await seedDemo(t.app.ctx.config, t.app.ctx.db);
-  });
+    // Every demo listing gets a generated photo: minutes on a loaded machine, on PostgreSQL too.
+  }, 240_000);
 
   afterAll(() => t.close());
 
