@@ -104,6 +104,18 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
     // Every browser the app supports knows <link rel="modulepreload">: no polyfill in the entry.
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // Zod (and contract/zod.ts, which configures it) is used by forms and some pages,
+            // never by the first render: left to itself, the bundler merged it into the API
+            // client's shared chunk, so every first visit downloaded ≈ 21 KB it never ran. The
+            // contract keeps schemas apart from what every page reads (session.ts,
+            // selling-rules.ts) so no first-render module imports this chunk.
+            { name: 'zod', test: /[\\/](node_modules[\\/]zod[\\/]|contract[\\/]src[\\/]zod\.ts$)/ },
+          ],
+        },
+      },
       treeshake: {
         // The contract's modules only declare constants, functions and (pure, see build/) schemas —
         // except zod.ts, which switches Zod to its eval-free parser before any schema exists.

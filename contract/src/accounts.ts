@@ -100,9 +100,6 @@ export interface TokenClaims {
   exp: number;
 }
 
-/** Header carrying a fresh token after a password change (the changing session stays logged in). */
-export const REFRESHED_TOKEN_HEADER = 'x-auth-token';
-
 /** Messages and codes a client sees from login once an account asks for an e-mailed code. */
 export const AUTH_MESSAGES = {
   loginCodeRequired: 'For your security we e-mailed you a code. Enter it with your password to log in.',

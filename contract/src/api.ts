@@ -5,8 +5,9 @@ import type { ChatMessage, ChatRoomSummary } from './chat.js';
 import { LIMITS, SEARCH_QUERY_MAX } from './limits.js';
 import type { Listing } from './listings.js';
 import { IMAGE_VARIANT_FORMATS, type ImageVariants } from './media.js';
-import { CONDITIONS, SORTS } from './selling.js';
-import { LISTING_STATUSES, MESSAGE_KINDS, meetupResponse, offerResponse } from './deals.js';
+import { CONDITIONS, SORTS } from './selling-rules.js';
+import { MESSAGE_KINDS } from './chat.js';
+import { LISTING_STATUSES, meetupResponse, offerResponse } from './deals.js';
 
 /**
  * Zod schemas of the API's answers and of the query strings parsed by hand, for the OpenAPI

@@ -1,10 +1,15 @@
-import { z } from './zod.js';
-import { LIMITS } from './limits.js';
-import { DB_INT_MAX, isDbId } from './ids.js';
-import { MESSAGES } from './messages.js';
-import type { Meetup, MessageKind, Offer } from './deals.js';
+import { isDbId } from './ids.js';
+import type { Meetup, Offer } from './deals.js';
 
 /** Limits of the realtime chat, shared by the server and the docs (docs/stomp.md). */
+/**
+ * What a chat message is: typed text, an offer or meetup card, or a system event (features.md §A).
+ * Here, not in deals.ts: the chat list of every logged-in page reads it, and deals.ts holds schemas
+ * (a module importing Zod brings it into that page's first JavaScript).
+ */
+export const MESSAGE_KINDS = ['text', 'offer', 'meetup', 'system'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
 export const CHAT_LIMITS = {
   /** Open STOMP sessions per student (per app process). */
   maxSessionsPerStudent: 20,
@@ -97,26 +102,6 @@ export function parseRoomId(roomId: string): [number, number] | null {
   // Ids beyond the database's integer range name no room (same answer on SQLite and PostgreSQL).
   return low < high && isDbId(low) && isDbId(high) ? [low, high] : null;
 }
-
-/** Body of SEND /app/chat.send/{buyerId}/{sellerId} (spec §7). */
-export const chatSendSchema = z
-  .object({
-    // U+0000: PostgreSQL text cannot hold it; refused alike on both databases.
-    content: z
-      .string()
-      .max(LIMITS.chatContentMax, MESSAGES.chatContentTooLong)
-      .refine((s) => !s.includes('\u0000'), CHAT_LIMIT_MESSAGES.controlCharacter)
-      .optional()
-      .default(''),
-    listingId: z.coerce
-      .number({ error: MESSAGES.chatListingRequired })
-      .int()
-      .positive(MESSAGES.chatListingRequired)
-      .max(DB_INT_MAX, MESSAGES.chatListingRequired),
-    url: z.string().max(500).nullish(),
-  })
-  .refine((m) => m.content.trim().length > 0 || !!m.url, { message: MESSAGES.chatContentRequired });
-export type ChatSendPayload = z.input<typeof chatSendSchema>;
 
 /** STOMP destinations (spec §7). */
 export const STOMP_PATHS = {

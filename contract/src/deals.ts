@@ -1,5 +1,5 @@
 import { z } from './zod.js';
-import { dbIdSchema } from './ids.js';
+import { dbIdSchema } from './id-schema.js';
 import { formatDollars, PRICE_LIMITS, readPrice } from './money.js';
 
 /**
@@ -25,9 +25,6 @@ export const MEETUP_STATUSES = ['PROPOSED', 'CONFIRMED', 'DECLINED', 'CANCELLED'
 export type MeetupStatus = (typeof MEETUP_STATUSES)[number];
 /** Statuses that count as "open": one per room and listing. */
 export const OPEN_MEETUP_STATUSES: readonly MeetupStatus[] = ['PROPOSED', 'CONFIRMED'];
-
-export const MESSAGE_KINDS = ['text', 'offer', 'meetup', 'system'] as const;
-export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 export const DEALS_LIMITS = {
   offerMaxDollars: PRICE_LIMITS.maxDollars,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createListingSchema, listingFormSchema } from './listings.js';
 import { MESSAGES } from './messages.js';
-import { SELLING_MESSAGES } from './selling.js';
+import { SELLING_MESSAGES } from './selling-rules.js';
 
 const filled = { name: 'Desk lamp', category: 'LIFESTYLE', description: 'Works well', price: '12.50' };
 

@@ -4,7 +4,8 @@ import { LIMITS } from './limits.js';
 import type { ImageVariants } from './media.js';
 import { MESSAGES } from './messages.js';
 import { readPrice, type PriceProblem } from './money.js';
-import { listingExtrasSchema, type Condition, type ListingPhoto } from './selling.js';
+import { type Condition, type ListingPhoto } from './selling-rules.js';
+import { listingExtrasSchema } from './selling.js';
 import type { ListingStatus, ReservedFor } from './deals.js';
 
 /** A listing as every API answer shapes it (no seller e-mail: design §3). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeCourseCode, normalizeIsbn } from './selling.js';
+import { normalizeCourseCode, normalizeIsbn } from './selling-rules.js';
 
 describe('normalizeIsbn', () => {
   it('accepts ISBN-13 with a valid check digit, with or without hyphens and spaces', () => {

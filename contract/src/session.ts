@@ -7,6 +7,13 @@
 export const TOKEN_COOKIE = 'cm_token';
 
 /**
+ * Header carrying a fresh token after a password change (the changing session stays logged in).
+ * Here, not beside the account schemas: the API client reads it on every page, and a module with a
+ * schema would bring Zod into the first visit's JavaScript.
+ */
+export const REFRESHED_TOKEN_HEADER = 'x-auth-token';
+
+/**
  * One cookie's value from a `Cookie` header or `document.cookie` (the app reads a single cookie: no
  * library); null when it is absent or its encoding is broken.
  */

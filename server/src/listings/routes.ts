@@ -21,6 +21,7 @@ import { doc } from '../http/openapi.js';
 import { LINK_HEADER_DOC as LINK, parsePage, type RawQuery } from '../http/paging.js';
 import { idParams, idSchema, pathId } from '../http/params.js';
 import { withUploadSlot, uploadRoutes } from '../http/uploads.js';
+import { registerCourseRoutes } from './courses.js';
 import { discardIncoming } from '../media/index.js';
 import { readCreateForm, readPhotoForm } from './form.js';
 import type { HotCache } from './hot-cache.js';
@@ -180,6 +181,8 @@ export function listingsRoutes(
         );
       },
     );
+
+    registerCourseRoutes(app, service);
 
     // Static paths above win over this parametric one (Fastify's router prefers static segments).
     app.get(

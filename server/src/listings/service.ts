@@ -1,4 +1,11 @@
-import { MESSAGES, SELLING_LIMITS, SELLING_MESSAGES, type Listing, type Sort } from '@campus/contract';
+import {
+  MESSAGES,
+  SELLING_LIMITS,
+  SELLING_MESSAGES,
+  type CourseBooks,
+  type Listing,
+  type Sort,
+} from '@campus/contract';
 import type { AppContext, Principal } from '../context.js';
 import type { DomainEvents, Trx } from '../events.js';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
@@ -10,6 +17,7 @@ import {
   type ImageInput,
   type PreparedImage,
 } from '../media/index.js';
+import { courseBooks } from './courses.js';
 import { parseCreate, parseEdit } from './edit.js';
 import { periodEnd } from './freshness-jobs.js';
 import { ListingPages, type BrowseOptions, type Page } from './pages.js';
@@ -73,6 +81,19 @@ export class ListingsService {
   /** Sellers whose listings this viewer does not see (the students the viewer blocked). */
   hiddenSellersFor(userId: number): Promise<ReadonlySet<number>> {
     return this.deps.hiddenSellers.of(userId);
+  }
+
+  /**
+   * The campus's course codes with books for sale, as the viewer sees them (their blocks left out):
+   * the Books category's course chips and the course card above search results.
+   */
+  async courseBooks(principal: Principal, courseCode?: string): Promise<CourseBooks[]> {
+    const hidden = await this.hiddenSellersFor(principal.userId);
+    return courseBooks(this.db, {
+      campusId: principal.campusId,
+      excludeSellers: [...hidden],
+      ...(courseCode !== undefined ? { courseCode } : {}),
+    });
   }
 
   /**

@@ -60,6 +60,8 @@ async function seedCampus(
       imageKey: photo.imageKey,
       thumbKey: photo.thumbKey,
       now: at,
+      courseCode: l.courseCode ?? null,
+      isbn: l.isbn ?? null,
     });
     if (l.sold) await toggleListingSold(db.kysely, row.id, row.seller_id, at);
   }

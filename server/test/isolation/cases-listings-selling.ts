@@ -59,6 +59,11 @@ export const listingsAndSellingCases: CaseTable = {
     outsiderSees: true,
     request: () => ({ method: 'GET', url: '/listings/filters?categories=ELECTRONICS&sort=price_asc' }),
   }),
+  // Course codes and counts, no row of a listing: listings/courses.test.ts posts books with the same
+  // course on both campuses and checks each sees only its own codes and counts, on both databases.
+  'GET /listings/courses': because(
+    "Course codes with counts of the caller's campus only (listings/courses.test.ts)",
+  ),
   'GET /listings/search': list({
     party: (w) => w.msu.stranger,
     request: (w) => ({ method: 'GET', url: `/listings/search?q=${w.marker}` }),

@@ -1,4 +1,4 @@
-import type { Category, Condition, SavedSearch, WantedPost } from '@campus/contract';
+import type { Category, Condition, CourseBooks, SavedSearch, WantedPost } from '@campus/contract';
 import { api, apiRequestWithResponse } from './client';
 import { parseNextLink, toRequestPath } from './listings';
 
@@ -9,7 +9,18 @@ export const sellingKeys = {
   wanted: (categories: readonly Category[]) => ['wanted', 'open', ...categories] as const,
   wantedAll: ['wanted'] as const,
   myWanted: ['wanted', 'self'] as const,
+  courses: ['listings', 'courses'] as const,
+  course: (code: string) => ['listings', 'courses', code] as const,
 };
+
+/**
+ * GET /listings/courses: the campus's course codes with books for sale, most books first; with
+ * `code` (normalised), that course only ([] when it has no books).
+ */
+export function listCourseBooks(code?: string, signal?: AbortSignal): Promise<CourseBooks[]> {
+  const path = code ? `/listings/courses?${new URLSearchParams({ code })}` : '/listings/courses';
+  return api.get<CourseBooks[]>(path, { signal });
+}
 
 export interface NewSavedSearch {
   query?: string;

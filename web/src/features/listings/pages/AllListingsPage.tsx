@@ -27,6 +27,7 @@ import { SaveSearchButton } from '../components/SaveSearchButton';
 import { ListingsResults } from '../components/ListingsResults';
 import { useListingsFeed } from '../hooks/useListingsFeed';
 import { browseSource, rangeLabel, rangeOf, readBrowseParams, sameRange, writePrice } from '../params';
+import { CourseMatchCard } from '../../selling/CourseMatchCard';
 
 /**
  * /all_listings (spec §2): query-string state `query`, `categories` (repeated), `priceMin`,
@@ -191,6 +192,7 @@ export default function AllListingsPage() {
             </div>
           )}
 
+          {browse.query && <CourseMatchCard query={browse.query} />}
           <ListingsResults
             feed={feed}
             label={browse.query ? `Search results for ${browse.query}` : 'All listings'}

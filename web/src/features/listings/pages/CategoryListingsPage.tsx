@@ -32,6 +32,8 @@ import {
   writePriceChoice,
   type PriceChoice,
 } from '../params';
+import { CourseChips } from '../../selling/CourseChips';
+import { CourseMatchCard } from '../../selling/CourseMatchCard';
 
 /**
  * /cat_listing (spec §2): the category comes from `?categories=` or navigation state
@@ -169,6 +171,8 @@ export default function CategoryListingsPage() {
         </ButtonLink>
       </div>
 
+      {category === 'BOOKS' && <CourseChips />}
+
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-8">
         <aside aria-label="Filters">
           <FilterPanel
@@ -205,6 +209,7 @@ export default function CategoryListingsPage() {
               </ul>
             </div>
           )}
+          {category === 'BOOKS' && browse.query && <CourseMatchCard query={browse.query} />}
           <ListingsResults
             feed={feed}
             label={`${label} listings`}
