@@ -16,6 +16,9 @@ export const NOTIFICATION_TYPES = [
   'WANTED_MATCH',
   'PRICE_DROP',
   'LISTING_REMOVED',
+  'CLAIMS_READY',
+  'CLAIM_WON',
+  'CLAIM_LOST',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const isNotificationType = (v: string): v is NotificationType =>
@@ -46,6 +49,9 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   WANTED_MATCH: 'Listings that match my wanted posts',
   PRICE_DROP: 'Price drops on saved listings',
   LISTING_REMOVED: 'Moderation of my listings',
+  CLAIMS_READY: 'Claims on my free items, when the window closes',
+  CLAIM_WON: 'Free items I got',
+  CLAIM_LOST: 'Free items someone else got',
   CHAT_MESSAGE: 'Unread chat messages',
 };
 

@@ -115,7 +115,7 @@ export class ListingsService {
     images: ImageInput | null | readonly ImageInput[],
     options: { checked?: boolean } = {},
   ): Promise<number> {
-    const { input, extras } = parseCreate(fields);
+    const { input, extras, claimWindowHours } = parseCreate(fields);
     if (!options.checked) await this.deps.checkWrite(principal, input, 'created');
     const list =
       images === null
@@ -141,6 +141,7 @@ export class ListingsService {
         condition: extras.condition ?? null,
         courseCode: extras.courseCode ?? null,
         isbn: extras.isbn ?? null,
+        claimWindowHours,
       });
       for (const [i, photo] of prepared.entries()) {
         await queueVariants(this.ctx, trx, photo.imageKey);

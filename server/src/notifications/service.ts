@@ -134,6 +134,9 @@ const ACTION_LABEL: Record<NotificationKind, string> = {
   WANTED_MATCH: 'See the listing',
   PRICE_DROP: 'See the listing',
   LISTING_REMOVED: 'See why',
+  CLAIMS_READY: 'See the claims',
+  CLAIM_WON: 'Plan the pickup',
+  CLAIM_LOST: 'See free items',
   CHAT_MESSAGE: 'Reply',
 };
 

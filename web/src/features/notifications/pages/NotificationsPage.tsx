@@ -26,6 +26,9 @@ const GROUP: Record<NotificationType, string> = {
   WANTED_MATCH: 'Wanted',
   PRICE_DROP: 'Price drop',
   LISTING_REMOVED: 'Moderation',
+  CLAIMS_READY: 'Free item',
+  CLAIM_WON: 'Free item',
+  CLAIM_LOST: 'Free item',
 };
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
