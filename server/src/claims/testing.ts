@@ -68,3 +68,14 @@ export function scripted(values: number[]) {
   };
   return { source, push: (...more: number[]) => queue.push(...more) };
 }
+
+/** A fresh token for the student (tests that move the clock past a token's lifetime). */
+export async function relogin(t: TestApp, student: Student): Promise<Student> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/public/login',
+    payload: { email: student.email, password: student.password },
+  });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return { ...student, token: res.body };
+}

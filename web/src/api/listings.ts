@@ -26,6 +26,8 @@ export interface SellingFilters {
   courseCode?: string;
   isbn?: string;
   sort?: Sort;
+  /** features.md §H: free items only. */
+  free?: boolean;
 }
 
 export interface ListingsPage {
@@ -100,6 +102,7 @@ function filterQuery(f: SellingFilters): Query {
     courseCode: f.courseCode || undefined,
     isbn: f.isbn || undefined,
     sort: f.sort,
+    free: f.free ? 'true' : undefined,
   };
 }
 

@@ -15,6 +15,7 @@ const listing: Listing = {
   seller: { id: 1, firstName: 'Ava', lastName: 'L' },
   isSold: false,
   status: 'AVAILABLE',
+  free: false,
   createdAt: '2026-11-01T00:00:00.000Z',
   condition: 'GOOD',
   courseCode: 'MTH132',
