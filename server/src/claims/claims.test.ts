@@ -184,7 +184,7 @@ describe.each(dialects)('claims (%s)', (dialect) => {
         kind: string;
         content: string;
       }>;
-      expect(messages.at(-1)).toMatchObject({ kind: 'system' });
+      expect(messages.at(-1)).toMatchObject({ kind: 'offer', offer: { claimId: claims[1]!.id } });
       expect(messages.at(-1)!.content).toMatch(/Cam1 gets “Desk lamp” for free\. Pick it up by/);
       expect((await call(t, winner, 'GET', `/listings/${g.listing.id}/handoff`)).json().code).toMatch(
         /^\d{4}$/,

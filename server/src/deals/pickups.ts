@@ -96,9 +96,10 @@ export class PickupService {
     const by = pickupTime(pickupBy, this.ctx.campuses.byId(requireCampusId()).timeZone);
     await tx.post(
       topic,
+      // The pickup's card: an offer card whose offer has a claimId; later changes are system lines.
       {
         senderId: input.actorId,
-        kind: 'system',
+        kind: 'offer',
         content: CLAIM_EVENTS.pickupStarted(name, listing.name, by),
       },
       { offer },

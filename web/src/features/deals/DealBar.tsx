@@ -81,7 +81,8 @@ export function DealBar({
   const meetup = openMeetup(cards, listing.id);
   const close = () => setOpen(null);
 
-  const canOffer = !seller && listing.status === 'AVAILABLE';
+  // A free item is claimed on its page, never offered for (features.md §H).
+  const canOffer = !seller && listing.status === 'AVAILABLE' && !listing.free;
   // A seller meets the buyer of this room; a reserved listing only with the student it is reserved for.
   const canMeet =
     listing.status !== 'SOLD' &&
@@ -102,11 +103,13 @@ export function DealBar({
   let status: string | null = null;
   if (listing.status === 'RESERVED') {
     status =
-      reservedFor === myId
-        ? 'Reserved for you'
-        : reservedFor === peerId
-          ? `Reserved for ${peerFirstName}`
-          : 'Reserved';
+      listing.free && reservedFor === myId
+        ? 'Free pickup for you'
+        : reservedFor === myId
+          ? 'Reserved for you'
+          : reservedFor === peerId
+            ? `Reserved for ${peerFirstName}`
+            : 'Reserved';
   } else if (listing.status === 'SOLD') status = 'Sold';
 
   if (!canOffer && !canMeet && !showCode && !enterCode && !toRate && !status) return null;

@@ -33,6 +33,8 @@ const form = (over: Partial<ListingFormResult> = {}): ListingFormResult => ({
   courseCode: 'MTH132',
   isbn: null,
   photos: [],
+  free: false,
+  claimWindowHours: null,
   ...over,
 });
 

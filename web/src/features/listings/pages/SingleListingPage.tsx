@@ -15,6 +15,7 @@ import { PhotoGallery } from '../components/PhotoGallery';
 import { SaveButton } from '../components/SaveButton';
 import { StatusBadge } from '../components/SoldBadge';
 import { VisitorPanel } from '../components/VisitorPanel';
+import { ClaimPanel } from '../../claims/ClaimPanel';
 import { actionBarState, ListingActionBar } from '../components/ListingActionBar';
 import { SellerCard } from '../../trust/components/SellerCard';
 import { listedAgo, sellerShortName } from '../format';
@@ -149,7 +150,13 @@ export default function SingleListingPage() {
               {listing.name}
             </h1>
             <div className="mt-3 flex flex-wrap items-center gap-3">
-              <p className="text-3xl font-bold text-brand-800 tabular-nums">{formatDollars(listing.price)}</p>
+              {listing.free ? (
+                <p className="text-3xl font-bold text-emerald-800">Free</p>
+              ) : (
+                <p className="text-3xl font-bold text-brand-800 tabular-nums">
+                  {formatDollars(listing.price)}
+                </p>
+              )}
               <StatusBadge listing={listing} />
               <ConditionChip condition={listing.condition} className="px-2.5 py-1 text-sm" />
               {userId !== null && !isOwner && (
@@ -190,6 +197,10 @@ export default function SingleListingPage() {
           </div>
 
           {userId !== null && <ListingActionBar listing={listing} myId={userId} />}
+
+          {userId !== null && listing.free && !listing.isSold && (
+            <ClaimPanel listing={listing} myId={userId} />
+          )}
 
           <section aria-labelledby="description-heading">
             <h2
