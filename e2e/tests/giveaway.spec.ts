@@ -63,9 +63,10 @@ test('a free item is claimed by three, drawn, picked up with the hand-off code',
   await first!.goto('/all_listings?free=true');
   const card = first!.getByRole('article').filter({ hasText: item });
   await expect(card.getByText('Free', { exact: true }).first()).toBeVisible();
-  await expect(first!.getByRole('checkbox', { name: 'Free items only' })).toBeChecked();
   await expectAccessible(first!, 'giveaway-free-filter');
   await shoot(first!, 'giveaway-free-filter');
+  await first!.getByRole('button', { name: /Show filters/ }).click();
+  await expect(first!.getByRole('checkbox', { name: 'Free items only' })).toBeChecked();
 
   // Three claims with a note each; no "Make an offer" on a free item.
   for (const [i, page] of claimants.entries()) {

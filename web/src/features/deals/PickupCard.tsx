@@ -51,7 +51,6 @@ export function PickupCard({
       icon={<HandshakeIcon size={14} />}
       words={words}
       labelId={labelId}
-      detail={<p className="mt-1 text-sm text-slate-700">{message.content}</p>}
     />
   );
 }

@@ -157,7 +157,8 @@ export default function SingleListingPage() {
                   {formatDollars(listing.price)}
                 </p>
               )}
-              <StatusBadge listing={listing} />
+              {/* Beside the price "Free" says it already: the badge is for Reserved and Sold. */}
+              <StatusBadge listing={{ ...listing, free: false }} />
               <ConditionChip condition={listing.condition} className="px-2.5 py-1 text-sm" />
               {userId !== null && !isOwner && (
                 <SaveButton listing={listing} variant="inline" className="ml-auto" />
@@ -198,9 +199,7 @@ export default function SingleListingPage() {
 
           {userId !== null && <ListingActionBar listing={listing} myId={userId} />}
 
-          {userId !== null && listing.free && !listing.isSold && (
-            <ClaimPanel listing={listing} myId={userId} />
-          )}
+          {userId !== null && listing.free && <ClaimPanel listing={listing} myId={userId} />}
 
           <section aria-labelledby="description-heading">
             <h2
