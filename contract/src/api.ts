@@ -81,6 +81,9 @@ export const listingResponse = z.object({
     .boolean()
     .optional()
     .describe('Seller only: past expiresAt; renew with POST /listing/{id}/renew'),
+  free: z.boolean().describe('A free item (price 0) takes claims instead of offers (features.md §H)'),
+  claimWindowHours: z.number().int().optional().describe('Free items: hours claims collect after posting'),
+  claimsCloseAt: z.string().optional().describe('Free items: when the claim window closes'),
 }) satisfies z.ZodType<Listing>;
 
 export const chatMessageResponse = z.object({
@@ -128,6 +131,7 @@ export const filterQueryDoc = pageQueryDoc.extend({
     .describe('Repeated or comma-separated, any case'),
   priceMin: z.string().optional().describe('Dollars, inclusive'),
   priceMax: z.string().optional().describe('Dollars, inclusive'),
+  free: z.enum(['true', 'false']).optional().describe('true: free items only (features.md §H)'),
   conditions: z
     .union([z.enum(CONDITIONS), z.array(z.enum(CONDITIONS))])
     .optional()

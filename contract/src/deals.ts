@@ -170,6 +170,8 @@ export interface Offer {
   status: OfferStatus;
   createdAt: string;
   expiresAt: string;
+  /** A free item's pickup (features.md §H): the accepted offer of 0 a claim's win created. */
+  claimId?: number;
 }
 
 export interface MeetupSpot {
@@ -347,6 +349,7 @@ export const offerResponse = z.object({
   status: z.enum(OFFER_STATUSES),
   createdAt: z.string(),
   expiresAt: z.string().describe('A PENDING offer expires then (48 h after it was made)'),
+  claimId: z.number().int().optional().describe("A free item's pickup: the claim that won it"),
 }) satisfies z.ZodType<Offer>;
 
 export const meetupSpotResponse = z.object({

@@ -25,3 +25,4 @@ export * from './deals.js';
 export * from './time-zone.js';
 export * from './campuses.js';
 export * from './freshness.js';
+export * from './claims.js';

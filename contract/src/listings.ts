@@ -42,6 +42,12 @@ export interface Listing {
   expired?: boolean;
   /** RESERVED, seller and reserved buyer only: who it is reserved for. */
   reservedFor?: ReservedFor;
+  /** Section H (claims.ts): a free item takes claims instead of offers; its price is 0. */
+  free: boolean;
+  /** Free items only: hours after posting during which claims collect (1–72). */
+  claimWindowHours?: number;
+  /** Free items only: when the claim window closes (ISO). */
+  claimsCloseAt?: string;
 }
 
 /** What to say when one of the four fields every listing has is missing. */

@@ -17,6 +17,9 @@ export const NOTIFICATION_TYPES = [
   'PRICE_DROP',
   'LISTING_REMOVED',
   'LISTING_EXPIRING',
+  'CLAIMS_READY',
+  'CLAIM_WON',
+  'CLAIM_LOST',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const isNotificationType = (v: string): v is NotificationType =>
@@ -48,6 +51,9 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   PRICE_DROP: 'Price drops on saved listings',
   LISTING_REMOVED: 'Moderation of my listings',
   LISTING_EXPIRING: 'My listings about to expire',
+  CLAIMS_READY: 'Claims on my free items, when the window closes',
+  CLAIM_WON: 'Free items I got',
+  CLAIM_LOST: 'Free items someone else got',
   CHAT_MESSAGE: 'Unread chat messages',
 };
 

@@ -45,7 +45,20 @@ const perIpLimits: Partial<Record<LimitName, LimitPolicy>> = Object.fromEntries(
 );
 // Searches go through the search worker thread, as on a real server (NODE_ENV=test alone would
 // keep the index in-process).
-const app = await buildApp(config, { rateLimits: perIpLimits, searchWorker: true });
+// A movable clock (test server only): journeys about timers move it forward instead of sleeping.
+let clockOffsetMs = 0;
+const app = await buildApp(config, {
+  rateLimits: perIpLimits,
+  searchWorker: true,
+  clock: () => Date.now() + clockOffsetMs,
+});
+// Test server only: moves the app's clock forward and lets the job worker run what fell due.
+app.post('/e2e/clock', async (request) => {
+  const { advanceMs } = request.body as { advanceMs: number };
+  clockOffsetMs += advanceMs;
+  await app.ctx.jobs.runDue();
+  return { now: Date.now() + clockOffsetMs };
+});
 // Test server only (never in the app): journeys that are not about signing up start from a
 // verified account made through the accounts store, then log in through the form. The sign-up,
 // e-mailed code and verify screens have their own journey (accounts.spec.ts).

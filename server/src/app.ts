@@ -24,6 +24,7 @@ import { registerListings } from './listings/index.js';
 import { registerSelling } from './selling/index.js';
 import { registerTrust } from './trust/index.js';
 import { dealCardKinds, registerDeals } from './deals/index.js';
+import { registerClaims, type ClaimsOptions } from './claims/index.js';
 import { checkLogin, registerSafety, safetyGuards } from './safety/index.js';
 import { announceDealMessage, registerNotifications } from './notifications/index.js';
 import { createMailer, outboxRoutes, registerMailJobs, type Mailer } from './mail/index.js';
@@ -56,6 +57,8 @@ export interface BuildOptions {
    * except with NODE_ENV=test, where most tests build many apps and search in-process.
    */
   searchWorker?: boolean;
+  /** Claims on free items (tests inject the draw's random source). */
+  claims?: ClaimsOptions;
 }
 
 declare module 'fastify' {
@@ -239,6 +242,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
       toggleSold: (sellerId, listingId) => deals.sold.toggle(sellerId, listingId),
     },
   );
+  await registerClaims(app, ctx, deals, options.claims);
   await registerSelling(app, ctx, listings);
   await registerTrust(app, ctx, listings);
   await registerSafety(app, ctx, guards, listings, deals);

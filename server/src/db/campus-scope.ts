@@ -58,10 +58,10 @@ export function requireCampusId(): number {
 }
 
 /**
- * Every table whose rows belong to one campus (migration 015). `campuses`, `deployment` and the
- * migration bookkeeping are the only tables outside it.
+ * The campus-owned tables migration 015 gave `campus_id` (frozen: later migrations create their
+ * own campus-owned tables with `campus_id`, the trigger and the policy, see campusOwnTable).
  */
-export const CAMPUS_OWNED_TABLES = [
+export const CAMPUS_TABLES_OF_015 = [
   'users',
   'codes',
   'signup_codes',
@@ -91,6 +91,17 @@ export const CAMPUS_OWNED_TABLES = [
   'notification_prefs',
   'push_subscriptions',
   'jobs',
+] as const;
+
+/**
+ * Every table whose rows belong to one campus. `campuses`, `deployment` and the migration
+ * bookkeeping are the only tables outside it.
+ */
+export const CAMPUS_OWNED_TABLES = [
+  ...CAMPUS_TABLES_OF_015,
+  // 018_free_items_claims
+  'claims',
+  'claim_draws',
 ] as const;
 export type CampusOwnedTable = (typeof CAMPUS_OWNED_TABLES)[number];
 

@@ -18,6 +18,7 @@ import { dealsIntegrityMigration } from './migrations/014_deals_integrity.js';
 import { campusesMigration } from './migrations/015_campuses.js';
 import { listingsByCampusMigration } from './migrations/016_listings_by_campus.js';
 import { listingFreshnessMigration } from './migrations/017_listing_freshness.js';
+import { freeItemsClaimsMigration } from './migrations/018_free_items_claims.js';
 
 /** Migrations are plain modules bundled with the server, so the built app needs no migration folder. */
 const migrations: Record<string, (db: Db) => Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, (db: Db) => Migration> = {
   '015_campuses': campusesMigration,
   '016_listings_by_campus': listingsByCampusMigration,
   '017_listing_freshness': listingFreshnessMigration,
+  '018_free_items_claims': freeItemsClaimsMigration,
 };
 
 /** Migrations rewrite tables whole, across every campus (db/campus-scope.ts). */

@@ -97,6 +97,8 @@ export interface ListingsTable {
   accepted_offer_id: number | null;
   // freshness (017_listing_freshness): listed until then; null only before the first start-up.
   expires_at: number | null;
+  // claims (018_free_items_claims): a free listing's claim window; null on priced listings.
+  claim_window_hours: Generated<number | null>;
 }
 
 export type ListingStatusColumn = 'AVAILABLE' | 'RESERVED' | 'SOLD';
@@ -367,6 +369,35 @@ export interface OffersTable {
   accepted_at: number | null;
   handoff_code: string | null;
   handoff_failures: Generated<number>;
+  // 018_free_items_claims: the claim whose win created this pickup (an accepted offer of 0).
+  claim_id: Generated<number | null>;
+}
+
+// claims (018_free_items_claims)
+export interface ClaimsTable {
+  campus_id: CampusColumn;
+  id: Generated<number>;
+  listing_id: number;
+  claimant_id: number;
+  note: string;
+  status: 'OPEN' | 'CHOSEN' | 'PASSED' | 'WITHDRAWN' | 'LOST' | 'DONE';
+  position: number | null;
+  won_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ClaimDrawsTable {
+  campus_id: CampusColumn;
+  id: Generated<number>;
+  listing_id: number;
+  method: 'CHOSEN' | 'DRAWN' | 'AUTO_DRAWN';
+  by_id: number | null;
+  pool_ids: string;
+  order_ids: string;
+  skipped_ids: string;
+  winner_claim_id: number | null;
+  at: number;
 }
 
 export interface MeetupsTable {
@@ -452,4 +483,7 @@ export interface Database {
   deals: DealsTable;
   // trust (011_trust)
   reviews: ReviewsTable;
+  // claims (018_free_items_claims)
+  claims: ClaimsTable;
+  claim_draws: ClaimDrawsTable;
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { HandoffService } from './handoff.js';
 import { MeetupsService } from './meetups.js';
 import { OffersService } from './offers.js';
+import { PickupService } from './pickups.js';
 import { registerPriceGuide } from './price-guide.js';
 import { ListingRemoval } from './removal.js';
 import { dealsRoutes } from './routes.js';
@@ -11,7 +12,8 @@ import { SoldToggle } from './sold.js';
 import { followListingChanges, type DealsDeps } from './tx.js';
 
 export { dealCardKinds } from './cards.js';
-export type { DealMessageCard } from './tx.js';
+export type { DealMessageCard, PickupEndReason } from './tx.js';
+export type { Pickup, PickupService } from './pickups.js';
 
 export interface DealsModule {
   offers: OffersService;
@@ -21,6 +23,8 @@ export interface DealsModule {
   removal: ListingRemoval;
   /** The sold toggle under the listing's lock (the listings service is given it at construction). */
   sold: SoldToggle;
+  /** A free item's pickup: a reservation at price 0 that claims starts and passes on (features.md §H). */
+  pickups: PickupService;
 }
 
 /**
@@ -46,5 +50,6 @@ export async function registerDeals(
   const sold = new SoldToggle(ctx, deps, offers);
   await app.register(dealsRoutes(ctx, offers, meetups, handoff));
   await registerPriceGuide(app, ctx);
-  return { offers, meetups, handoff, removal: new ListingRemoval(ctx, deps), sold };
+  const pickups = new PickupService(ctx, deps, offers);
+  return { offers, meetups, handoff, removal: new ListingRemoval(ctx, deps), sold, pickups };
 }

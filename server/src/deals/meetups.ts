@@ -1,4 +1,5 @@
 import {
+  CLAIM_EVENTS,
   DEALS_DURATIONS_MS,
   DEALS_MESSAGES,
   DEAL_EVENTS,
@@ -212,7 +213,7 @@ export class MeetupsService {
    */
   noShow(userId: number, meetupId: number): Promise<Meetup> {
     return this.run(async (tx) => {
-      const { meetup, topic } = await this.meetupFor(tx, userId, meetupId);
+      const { meetup, topic, listing } = await this.meetupFor(tx, userId, meetupId);
       if (meetup.status === 'DONE') throw conflict(DEALS_MESSAGES.noShowDealDone);
       if (meetup.status !== 'CONFIRMED') throw conflict(DEALS_MESSAGES.noShowNotConfirmed);
       const startsAt = Number(meetup.starts_at);
@@ -238,8 +239,33 @@ export class MeetupsService {
         { meetup: row },
         'MEETUP_ANSWERED',
       );
+      await this.passOnMissedPickup(tx, listing, userId, absent);
       return store.toMeetup(row);
     });
+  }
+
+  /**
+   * A free item's giver reported the claimant absent from the pickup: the pickup ends now and the
+   * item passes to the next claimant in line (features.md §H). A claimant reporting the giver
+   * absent ends nothing: the pickup stands until it lapses, so the claimant may still get it.
+   */
+  private async passOnMissedPickup(
+    tx: DealsTx,
+    listing: store.DealListing,
+    reporterId: number,
+    absentId: number,
+  ): Promise<void> {
+    if (reporterId !== listing.seller_id || listing.status !== 'RESERVED') return;
+    if (listing.reserved_buyer_id !== absentId || listing.accepted_offer_id === null) return;
+    const offer = await store.findOffer(tx.db, listing.accepted_offer_id);
+    if (offer?.claim_id === null || offer === undefined) return;
+    await this.offers.endReservation(
+      tx,
+      listing,
+      'EXPIRED',
+      { senderId: 0, content: CLAIM_EVENTS.pickupMissed() },
+      'NO_SHOW',
+    );
   }
 
   /**

@@ -1,6 +1,9 @@
 import { randomInt } from 'node:crypto';
 import {
   centsToDollars,
+  CLAIM_EVENTS,
+  CLAIMS_DURATIONS_MS,
+  CLAIMS_MESSAGES,
   DEALS_DURATIONS_MS,
   DEALS_MESSAGES,
   DEAL_EVENTS,
@@ -17,12 +20,12 @@ import { cancelOpenMeetups } from './meetup-rules.js';
 import { assertOfferBudget, takeConversationSlot } from './offer-limits.js';
 import { offerInChat } from './seller-offers.js';
 import * as store from './store.js';
-import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
+import { DealsTx, inDealsTx, type DealsDeps, type PickupEndReason } from './tx.js';
 
 export const JOB_OFFER_EXPIRE = 'deals.offer-expire';
 export const JOB_RESERVATION_LAPSE = 'deals.reservation-lapse';
 const expireKey = (offerId: number) => `${JOB_OFFER_EXPIRE}:${offerId}`;
-const lapseKey = (offerId: number, at?: number) =>
+export const lapseKey = (offerId: number, at?: number) =>
   at === undefined ? `${JOB_RESERVATION_LAPSE}:${offerId}` : `${JOB_RESERVATION_LAPSE}:${offerId}:${at}`;
 
 /** Offers and reservations (features.md §A "Offers"): every change is one transaction. */
@@ -116,6 +119,8 @@ export class OffersService {
     const { amount, roomId } = parseOr400(makeOfferBodySchema, body);
     return this.run(async (tx) => {
       const listing = await this.listing(tx, listingId);
+      // A free item is claimed (features.md §H): its pickup is created by the claims module.
+      if (listing.price_cents === 0) throw conflict(CLAIMS_MESSAGES.offerOnFree);
       if (listing.seller_id === userId) {
         if (roomId === undefined) throw forbidden(DEALS_MESSAGES.offerOwnListing);
         return offerInChat(this, this.ctx, tx, listing, roomId, amount);
@@ -382,6 +387,7 @@ export class OffersService {
     listing: store.DealListing,
     status: 'CANCELLED' | 'EXPIRED',
     message: { senderId: number; content: string },
+    reason: PickupEndReason = status === 'EXPIRED' ? 'LAPSED' : 'RELEASED',
   ): Promise<void> {
     await tx.db
       .updateTable('listings')
@@ -407,6 +413,16 @@ export class OffersService {
       { offer: row },
       'OFFER_ANSWERED',
     );
+    // A free item's pickup ended: the claims module passes it on (or closes the giveaway).
+    if (offer.claim_id !== null) {
+      await tx.announceListings();
+      await this.ctx.domainEvents.announce(tx.db, 'deal.pickupEnded', {
+        listingId: listing.id,
+        claimId: offer.claim_id,
+        claimantId: offer.buyer_id,
+        reason,
+      });
+    }
   }
 
   // ---- timers (durable jobs; each re-checks the state, so a late or repeated run is harmless)
@@ -459,7 +475,7 @@ export class OffersService {
       }
       await this.endReservation(tx, listing, 'EXPIRED', {
         senderId: 0,
-        content: DEAL_EVENTS.reservationLapsed(),
+        content: first.claim_id === null ? DEAL_EVENTS.reservationLapsed() : CLAIM_EVENTS.pickupLapsed(),
       });
     });
   }
@@ -473,7 +489,9 @@ export class OffersService {
       .where('status', '=', 'CONFIRMED')
       .executeTakeFirst();
     if (confirmed) return Number(confirmed.starts_at) + DEALS_DURATIONS_MS.reservationAfterMeetup;
-    return Number(offer.accepted_at ?? offer.created_at) + DEALS_DURATIONS_MS.reservationLapse;
+    // A free item's pickup is 48 h, not the 72 h of a sale (features.md §H).
+    const lapse = offer.claim_id === null ? DEALS_DURATIONS_MS.reservationLapse : CLAIMS_DURATIONS_MS.pickup;
+    return Number(offer.accepted_at ?? offer.created_at) + lapse;
   }
 
   /** A meet-up was confirmed: make sure the lapse check runs at its new deadline. */

@@ -39,10 +39,16 @@ export class SoldToggle {
       }
       if (listing.status === 'RESERVED') {
         const name = (await store.firstNames(tx.db, [sellerId])).get(sellerId) ?? 'The seller';
-        await this.offers.endReservation(tx, listing, 'CANCELLED', {
-          senderId: sellerId,
-          content: DEAL_EVENTS.reservationSoldElsewhere(name),
-        });
+        await this.offers.endReservation(
+          tx,
+          listing,
+          'CANCELLED',
+          {
+            senderId: sellerId,
+            content: DEAL_EVENTS.reservationSoldElsewhere(name),
+          },
+          'SOLD',
+        );
       }
       const sold = listing.status !== 'SOLD';
       tx.touchListing(listingId);

@@ -31,8 +31,17 @@ declare module '../events.js' {
      * card finds it already changed.
      */
     'deal.listingChanged': { listingId: number };
+    /**
+     * A free item's pickup (the accepted offer of 0 a claim's win created) ended without a
+     * hand-off. In the transaction: claims passes the item to the next claimant in line, or closes
+     * the giveaway when the giver sold it elsewhere.
+     */
+    'deal.pickupEnded': { listingId: number; claimId: number; claimantId: number; reason: PickupEndReason };
   }
 }
+
+/** Why a pickup ended: it lapsed, the giver released it, the claimant gave it up or did not come, or it was sold. */
+export type PickupEndReason = 'LAPSED' | 'RELEASED' | 'GIVEN_UP' | 'NO_SHOW' | 'SOLD';
 
 /** What the deals module needs from the others, wired in app.ts. */
 export interface DealsDeps {

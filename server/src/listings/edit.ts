@@ -1,5 +1,8 @@
 import {
+  CLAIMS_LIMITS,
+  CLAIMS_MESSAGES,
   SELLING_MESSAGES,
+  claimWindowHoursSchema,
   conditionApplies,
   createListingSchema,
   listingExtrasSchema,
@@ -24,19 +27,50 @@ export function checkExtras(
     throw badRequest(SELLING_MESSAGES.textbookOnly);
 }
 
+/** A price field a free item may carry: absent, empty, or some spelling of zero. */
+const noPrice = (price: string | undefined) =>
+  price === undefined || price.trim() === '' || Number(price.trim()) === 0;
+
+/**
+ * `free` and `claimWindowHours` of the create form (features.md §H): a free item's price is 0 and
+ * its claim window 1–72 hours (default 12); a priced item keeps the seed's rule that a price of 0
+ * counts as missing, and has no claim window.
+ */
+function parseFree(fields: Record<string, string>): { free: boolean; claimWindowHours: number | null } {
+  const flag = fields.free?.trim().toLowerCase();
+  if (flag !== undefined && flag !== '' && flag !== 'true' && flag !== 'false')
+    throw badRequest('free must be true or false');
+  const free = flag === 'true';
+  const window = fields.claimWindowHours?.trim();
+  if (!free) {
+    if (window !== undefined && window !== '') throw badRequest(CLAIMS_MESSAGES.windowOnlyFree);
+    return { free, claimWindowHours: null };
+  }
+  if (!noPrice(fields.price)) throw badRequest(CLAIMS_MESSAGES.freeWithPrice);
+  const hours =
+    window === undefined || window === ''
+      ? CLAIMS_LIMITS.claimWindowHoursDefault
+      : parseOr400(claimWindowHoursSchema, window);
+  return { free, claimWindowHours: hours };
+}
+
 /** A create form's fields, parsed: a missing field is the same as an empty one (spec §7's message). */
 export function parseCreate(fields: Record<string, string>) {
-  const { condition, courseCode, isbn, ...base } = fields;
-  const input = parseOr400(createListingSchema, {
+  const { condition, courseCode, isbn, free: _free, claimWindowHours: _window, ...base } = fields;
+  const freeItem = parseFree(fields);
+  const parsed = parseOr400(createListingSchema, {
     name: '',
     category: '',
     description: '',
     price: '',
     ...base,
+    // A free item's price is checked by parseFree; the shared rules check the rest.
+    ...(freeItem.free ? { price: '1' } : {}),
   });
+  const input = freeItem.free ? { ...parsed, price: 0 } : parsed;
   const extras = parseOr400(listingExtrasSchema, { condition, courseCode, isbn });
   checkExtras(input.category, extras.condition ?? null, extras.courseCode ?? null, extras.isbn ?? null);
-  return { input, extras };
+  return { input, extras, claimWindowHours: freeItem.claimWindowHours };
 }
 
 /** What an edit sets: every editable column, as the listing would become. */
@@ -68,12 +102,17 @@ export function parseEdit(current: ListingRow, body: unknown): ListingEdit {
     if (typeof v === 'string' || typeof v === 'number') return String(v);
     return '';
   };
-  const base = parseOr400(createListingSchema, {
+  // A free item stays free (its claims and pickup are at price 0); a priced one cannot become free.
+  const free = current.price_cents === 0;
+  if (free && patch.price !== undefined && !noPrice(text('price', '')))
+    throw badRequest(CLAIMS_MESSAGES.freeStaysFree);
+  const parsed = parseOr400(createListingSchema, {
     name: text('name', current.name),
     description: text('description', current.description),
     category: text('category', current.category),
-    price: text('price', (current.price_cents / 100).toFixed(2)),
+    price: free ? '1' : text('price', (current.price_cents / 100).toFixed(2)),
   });
+  const base = free ? { ...parsed, price: 0 } : parsed;
   const extras = parseOr400(listingExtrasSchema, {
     condition: patch.condition,
     courseCode: patch.courseCode,

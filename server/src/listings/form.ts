@@ -4,7 +4,18 @@ import { HttpError, badRequest } from '../http/errors.js';
 import { assertNoNul } from '../http/text-guard.js';
 import { discardIncoming, receiveFile, type IncomingFile } from '../media/index.js';
 
-const TEXT_FIELDS = new Set(['name', 'category', 'description', 'price', 'condition', 'courseCode', 'isbn']);
+const TEXT_FIELDS = new Set([
+  'name',
+  'category',
+  'description',
+  'price',
+  'condition',
+  'courseCode',
+  'isbn',
+  // features.md §H: a free item and its claim window
+  'free',
+  'claimWindowHours',
+]);
 /** The required fields: once all are in, the form can be checked before any photo is read. */
 const REQUIRED_FIELDS = ['name', 'category', 'description', 'price'] as const;
 const IMAGE_FIELD = 'image';
@@ -45,7 +56,8 @@ export async function readCreateForm(
     const fields: Record<string, string> = {};
     for (const [key, value] of Object.entries(body)) {
       if (!TEXT_FIELDS.has(key)) throw badRequest(MESSAGES.listingUnknownField);
-      if (typeof value === 'string' || typeof value === 'number') fields[key] = String(value);
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+        fields[key] = String(value);
     }
     return { fields, images: [], checked: false };
   }

@@ -86,6 +86,8 @@ describe.each(dialects)('listings API (%s)', (dialect) => {
           'savedByMe',
           'saveCount',
           'wantedCount',
+          // features.md §H
+          'free',
           // features.md §A
           'status',
           // features.md §H; expired only because the seller is asking

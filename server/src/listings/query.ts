@@ -79,7 +79,7 @@ export function parseFilters(raw: RawQuery): FilterParams {
       conditions.add(c);
     }
   }
-  const filters: FilterParams = { categories: list, minCents, maxCents };
+  const filters: FilterParams = { categories: list, ...freeFilter(raw, minCents, maxCents) };
   if (conditions.size > 0) filters.conditions = [...conditions];
   const courseText = queryValue(raw, 'courseCode');
   if (courseText !== undefined) {
@@ -117,4 +117,24 @@ export function parseSearchText(raw: RawQuery): string {
   const normalized = text.trim().replace(/\s+/g, ' ');
   if (normalized.length > SEARCH_QUERY_MAX) throw badRequest(MESSAGES.searchQueryTooLong);
   return normalized;
+}
+
+/**
+ * `free=true` (features.md §H): free items only, which are exactly the listings priced 0 (a priced
+ * listing's price is never 0), so the price filter every reader already has answers it. `free=false`
+ * leaves free items out. Combined with a price range, both apply.
+ */
+function freeFilter(
+  raw: RawQuery,
+  minCents: number | undefined,
+  maxCents: number | undefined,
+): { minCents: number | undefined; maxCents: number | undefined } {
+  const text = queryValue(raw, 'free')?.trim().toLowerCase();
+  if (text === undefined || text === '') return { minCents, maxCents };
+  if (text === 'true') {
+    if (minCents !== undefined && minCents > 0) throw badRequest(MESSAGES.invalidPriceFilter);
+    return { minCents: 0, maxCents: 0 };
+  }
+  if (text === 'false') return { minCents: Math.max(minCents ?? 1, 1), maxCents };
+  throw badRequest('free must be true or false');
 }

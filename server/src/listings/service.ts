@@ -137,7 +137,7 @@ export class ListingsService {
     images: ImageInput | null | readonly ImageInput[],
     options: { checked?: boolean } = {},
   ): Promise<number> {
-    const { input, extras } = parseCreate(fields);
+    const { input, extras, claimWindowHours } = parseCreate(fields);
     if (!options.checked) await this.deps.checkWrite(principal, input, 'created');
     const list =
       images === null
@@ -165,6 +165,7 @@ export class ListingsService {
         isbn: extras.isbn ?? null,
         // Listed for LISTING_DAYS (features.md §H); freshness.ts files the period's jobs.
         expiresAt: periodEnd(this.ctx, now),
+        claimWindowHours,
       });
       for (const [i, photo] of prepared.entries()) {
         await queueVariants(this.ctx, trx, photo.imageKey);

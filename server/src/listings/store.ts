@@ -1,4 +1,5 @@
 import {
+  CLAIMS_LIMITS,
   centsToDollars,
   type Category,
   type Condition,
@@ -191,6 +192,8 @@ export async function insertListing(
     isbn?: string | null;
     /** End of the listed period (features.md §H); the service passes now + LISTING_DAYS. */
     expiresAt?: number | null;
+    /** A free item's claim window (features.md §H); null for a priced one. */
+    claimWindowHours?: number | null;
   },
 ): Promise<ListingRow> {
   const inserted = await db
@@ -210,6 +213,7 @@ export async function insertListing(
       course_code: row.courseCode ?? null,
       isbn: row.isbn ?? null,
       expires_at: row.expiresAt ?? null,
+      claim_window_hours: row.claimWindowHours ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -419,7 +423,19 @@ export function toListing(row: ListingWithSeller, photos: readonly PhotoRow[] = 
     isbn: row.isbn ?? null,
     photos: photos.map(toPhoto),
     expiresAt: row.expires_at === null ? null : new Date(Number(row.expires_at)).toISOString(),
+    ...freeFields(row),
     // Last key on purpose: answers are personalised after the hot cache by rewriting it (personalise.ts).
     savedByMe: false,
+  };
+}
+
+/** features.md §H: a free item (price 0) with its claim window and when that closes. */
+function freeFields(row: ListingRow): Pick<Listing, 'free' | 'claimWindowHours' | 'claimsCloseAt'> {
+  if (row.price_cents !== 0) return { free: false };
+  const hours = row.claim_window_hours ?? CLAIMS_LIMITS.claimWindowHoursDefault;
+  return {
+    free: true,
+    claimWindowHours: hours,
+    claimsCloseAt: new Date(Number(row.created_at) + hours * 3_600_000).toISOString(),
   };
 }

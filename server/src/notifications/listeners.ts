@@ -1,5 +1,6 @@
-import { SAFETY_MESSAGES } from '@campus/contract';
+import { CLAIM_EVENTS, SAFETY_MESSAGES, pickupTime } from '@campus/contract';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
 import { announceDealConfirmed, announceReviewsRevealed } from './deal-notices.js';
 import {
   announcePriceDrop,
@@ -31,6 +32,39 @@ export function listenToFacts(ctx: AppContext): void {
   );
   events.inTransaction('listing.expiring', (trx, { row, daysLeft }) =>
     notifyListingExpiring(ctx, trx, row, daysLeft),
+  );
+  // Free items (features.md §H): the giver at the window's end, each claimant at the decision.
+  events.inTransaction('claims.ready', (trx, { giverId, listingId, listingName, count }) =>
+    notify(ctx, trx, {
+      userId: giverId,
+      type: 'CLAIMS_READY',
+      title: CLAIM_EVENTS.readyTitle(listingName),
+      body: CLAIM_EVENTS.readyBody(count),
+      link: `/single_listing/${listingId}`,
+      subjectId: listingId,
+      dedupeKey: `claims-ready:${listingId}`,
+    }).then(() => undefined),
+  );
+  events.inTransaction('claims.won', (trx, { claimantId, listingId, listingName, roomId, pickupBy }) =>
+    notify(ctx, trx, {
+      userId: claimantId,
+      type: 'CLAIM_WON',
+      title: CLAIM_EVENTS.wonTitle(listingName),
+      body: CLAIM_EVENTS.wonBody(pickupTime(pickupBy, ctx.campuses.byId(requireCampusId()).timeZone)),
+      link: `/chat/${roomId}`,
+      subjectId: listingId,
+    }).then(() => undefined),
+  );
+  events.inTransaction('claims.lost', (trx, { claimantId, listingId, listingName, othersNearby }) =>
+    notify(ctx, trx, {
+      userId: claimantId,
+      type: 'CLAIM_LOST',
+      title: CLAIM_EVENTS.lostTitle(listingName),
+      body: CLAIM_EVENTS.lostBody(othersNearby),
+      link: '/all_listings?free=true',
+      subjectId: listingId,
+      dedupeKey: `claim-lost:${listingId}:${claimantId}`,
+    }).then(() => undefined),
   );
   // The centre, live, push and e-mail (with its one-click unsubscribe), like every notice.
   events.inTransaction(

@@ -136,6 +136,9 @@ const ACTION_LABEL: Record<NotificationKind, string> = {
   PRICE_DROP: 'See the listing',
   LISTING_REMOVED: 'See why',
   LISTING_EXPIRING: FRESHNESS_MESSAGES.expiringAction,
+  CLAIMS_READY: 'See the claims',
+  CLAIM_WON: 'Plan the pickup',
+  CLAIM_LOST: 'See free items',
   CHAT_MESSAGE: 'Reply',
 };
 

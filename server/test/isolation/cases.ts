@@ -1,4 +1,5 @@
 import { accountsAndChatCases } from './cases-accounts-chat.js';
+import { claimsCases } from './cases-claims.js';
 import { dealsCases } from './cases-deals.js';
 import { listingsAndSellingCases } from './cases-listings-selling.js';
 import { notificationsCases } from './cases-notifications.js';
@@ -14,6 +15,7 @@ const tables: CaseTable[] = [
   listingsAndSellingCases,
   trustAndSafetyCases,
   notificationsCases,
+  claimsCases,
 ];
 
 /** Every route's case; a route in two files is a mistake the matrix test reports. */

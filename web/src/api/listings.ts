@@ -26,6 +26,8 @@ export interface SellingFilters {
   courseCode?: string;
   isbn?: string;
   sort?: Sort;
+  /** features.md §H: free items only. */
+  free?: boolean;
 }
 
 export interface ListingsPage {
@@ -100,6 +102,7 @@ function filterQuery(f: SellingFilters): Query {
     courseCode: f.courseCode || undefined,
     isbn: f.isbn || undefined,
     sort: f.sort,
+    free: f.free ? 'true' : undefined,
   };
 }
 
@@ -148,15 +151,21 @@ export interface NewListingFields {
   condition?: Condition | null;
   courseCode?: string | null;
   isbn?: string | null;
+  /** features.md §H: a free item (no price) and how many hours claims collect. */
+  free?: boolean;
+  claimWindowHours?: number | null;
 }
 
 /** POST /listing (multipart). Answers the server's reply text ('New listing created' on success). */
 export async function createListing(fields: NewListingFields): Promise<string> {
   const form = toFormData({
+    // Before the price: the server checks the fields as soon as a photo starts.
+    free: fields.free ? 'true' : null,
+    claimWindowHours: fields.free ? (fields.claimWindowHours ?? null) : null,
     name: fields.name,
     category: fields.category,
     description: fields.description,
-    price: fields.price,
+    price: fields.free ? null : fields.price,
     condition: fields.condition || null,
     courseCode: fields.courseCode || null,
     isbn: fields.isbn || null,

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { CAMPUS_OWNED_TABLES } from '../campus-scope.js';
+import { CAMPUS_TABLES_OF_015 as CAMPUS_OWNED_TABLES } from '../campus-scope.js';
 import { epochMs, withIdColumn } from '../columns.js';
 import type { Db } from '../connection.js';
 
@@ -119,15 +119,33 @@ const VISIBLE =
   "(campus_id = nullif(current_setting('app.campus_id', true), '')::integer" +
   " or current_setting('app.all_campuses', true) = 'on')";
 
+/** Row-level security on one campus-owned table (PostgreSQL). */
+async function isolateTable(k: Kysely<unknown>, table: string): Promise<void> {
+  await sql.raw(`alter table ${table} enable row level security`).execute(k);
+  // FORCE: the owner of the tables (the role that ran this migration) is held to it too.
+  await sql.raw(`alter table ${table} force row level security`).execute(k);
+  await sql
+    .raw(`create policy campus_isolation on ${table} using ${VISIBLE} with check ${VISIBLE}`)
+    .execute(k);
+}
+
+/**
+ * Makes a table created by a later migration (with a `campus_id integer not null` column) campus
+ * owned like 015's: a SQLite trigger refuses a row without a campus, PostgreSQL's row-level
+ * security keeps each campus to its rows (the app role's default privileges cover the table).
+ */
+export async function campusOwnTable(k: Kysely<unknown>, dialect: Db['dialect'], table: string) {
+  if (dialect === 'postgres') return isolateTable(k, table);
+  await sql
+    .raw(
+      `create trigger ${table}_campus_required before insert on ${table} when new.campus_id = 0 ` +
+        `begin select raise(abort, 'campus_id is required on ${table}'); end`,
+    )
+    .execute(k);
+}
+
 async function enableRowSecurity(k: Kysely<unknown>): Promise<void> {
-  for (const table of CAMPUS_OWNED_TABLES) {
-    await sql.raw(`alter table ${table} enable row level security`).execute(k);
-    // FORCE: the owner of the tables (the role that ran this migration) is held to it too.
-    await sql.raw(`alter table ${table} force row level security`).execute(k);
-    await sql
-      .raw(`create policy campus_isolation on ${table} using ${VISIBLE} with check ${VISIBLE}`)
-      .execute(k);
-  }
+  for (const table of CAMPUS_OWNED_TABLES) await isolateTable(k, table);
   // A superuser (or BYPASSRLS) connection is not held to any policy, so the app runs its queries
   // as this role instead. Created only where the migrating role may create roles; a deployment
   // that connects as an ordinary role needs none (docs/operations.md).

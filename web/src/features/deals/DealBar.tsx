@@ -82,7 +82,14 @@ export function DealBar({
   if (enterCode && primary !== 'enter-code')
     buttons.push({ step: 'enter-code', label: DEALS_MESSAGES.enterHandoff, icon: <KeyIcon size={16} /> });
   // While the seller's offer waits for an answer, its card's Counter is the way to offer another price.
-  if (!seller && listing.status === 'AVAILABLE' && primary !== 'offer' && primary !== 'answer-offer')
+  // A free item is claimed on its page, never offered for (features.md §H).
+  if (
+    !seller &&
+    !listing.free &&
+    listing.status === 'AVAILABLE' &&
+    primary !== 'offer' &&
+    primary !== 'answer-offer'
+  )
     buttons.push({ step: 'offer', label: DEALS_MESSAGES.makeOffer, icon: <WalletIcon size={16} /> });
   if (canMeet && primary !== 'meetup')
     buttons.push({ step: 'meetup', label: DEALS_MESSAGES.proposeMeetup, icon: <PinIcon size={16} /> });

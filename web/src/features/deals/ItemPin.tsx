@@ -29,10 +29,17 @@ function statusBadge(listing: Listing, myId: number, peerId: number, peer: strin
   if (listing.status === 'SOLD') return { text: 'Sold', tone: 'bg-slate-800 text-white' };
   if (listing.status === 'RESERVED') {
     const who = listing.reservedFor?.id;
-    const text = who === myId ? 'Reserved for you' : who === peerId ? `Reserved for ${peer}` : 'Reserved';
+    const text =
+      who === myId
+        ? listing.free
+          ? 'Free pickup for you'
+          : 'Reserved for you'
+        : who === peerId
+          ? `Reserved for ${peer}`
+          : 'Reserved';
     return { text, tone: 'bg-accent-100 text-slate-900' };
   }
-  return { text: 'Available', tone: 'bg-brand-100 text-brand-900' };
+  return { text: listing.free ? 'Free' : 'Available', tone: 'bg-brand-100 text-brand-900' };
 }
 
 const ICONS: Record<NextStep['kind'], typeof WalletIcon> = {
@@ -111,7 +118,7 @@ export function ItemPin({
                   <span className="sr-only">{formatDollars(listing.price)}</span>
                 </span>
               </span>
-            ) : (
+            ) : listing.free ? null : (
               <span className="font-bold text-slate-900 tabular-nums">{formatDollars(listing.price)}</span>
             )}
             <span className={cx('rounded-full px-2 py-0.5 text-xs font-bold', badge.tone)}>{badge.text}</span>

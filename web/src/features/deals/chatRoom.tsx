@@ -62,7 +62,7 @@ function useDealRoom(room: RoomState): RoomParts {
     aboveComposer: (
       <>
         {deal.deleted && loaded && <DeletedListingBanner />}
-        {buyerFirstWords && <QuickReplies price={listing.price} onSend={room.send!} />}
+        {buyerFirstWords && !listing.free && <QuickReplies price={listing.price} onSend={room.send!} />}
         {ready && (
           <>
             <DealBar

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { ChatMessage, Listing, Offer } from '@campus/contract';
 import { MeetupCard } from './MeetupCard';
 import { OfferCard } from './OfferCard';
+import { PickupCard } from './PickupCard';
 import type { DealCards } from './rules';
 import { SystemLine } from './SystemLine';
 
@@ -33,6 +34,11 @@ export function answersOffer(cards: DealCards, offer: Offer): boolean {
  * system line; null for text, which the chat renders as a bubble.
  */
 export function renderDealMessage(m: ChatMessage, ctx: DealMessageContext): ReactNode | null {
+  if (m.kind === 'offer' && m.offer?.claimId !== undefined) {
+    // A free item's pickup (features.md §H): the winner's card, in the state of its newest copy.
+    const offer = ctx.cards.offers.get(m.offer.id) ?? m.offer;
+    return <PickupCard message={m} offer={offer} myId={ctx.myId} peerName={ctx.peerName} />;
+  }
   if (m.kind === 'system') return <SystemLine message={m} myId={ctx.myId} peerName={ctx.peerName} />;
   if (m.kind === 'offer' && m.offer) {
     const offer = ctx.cards.offers.get(m.offer.id) ?? m.offer;

@@ -18,7 +18,7 @@ export type DialogStep = Extract<
 >;
 
 export interface StepInput {
-  listing: Pick<Listing, 'id' | 'status' | 'reservedFor' | 'seller'>;
+  listing: Pick<Listing, 'id' | 'status' | 'reservedFor' | 'seller' | 'free'>;
   myId: number;
   peerId: number;
   /** The other student's first name. */
@@ -88,6 +88,8 @@ export function nextStep({
       : { kind: 'show-code', label: DEALS_MESSAGES.showHandoff };
   }
 
+  // A free item is claimed on its page, never offered for (features.md §H).
+  if (listing.free) return null;
   return seller
     ? { kind: 'seller-offer', label: `Offer it to ${peer}` }
     : { kind: 'offer', label: DEALS_MESSAGES.makeOffer };

@@ -19,6 +19,7 @@ function listing(over: Partial<Listing> = {}): Listing {
     seller: { id: SELLER, firstName: 'Nadia', lastName: 'Brooks' },
     isSold: false,
     status: 'AVAILABLE',
+    free: false,
     createdAt: '2026-11-26T12:00:00.000Z',
     expiresAt: null,
     condition: null,

@@ -27,6 +27,8 @@ export interface BrowseParams extends PriceRange {
   courseCode: string;
   /** Absent: the default order (best match for a search, newest for browse). */
   sort: Sort | undefined;
+  /** features.md §H: free items only (`free=true`). */
+  free: boolean;
 }
 
 /** Repeated or comma-separated values of one key, upper-cased, known ones only, once each. */
@@ -68,6 +70,7 @@ export function readBrowseParams(params: URLSearchParams): BrowseParams {
     conditions,
     courseCode,
     sort,
+    free: params.get('free') === 'true',
   };
 }
 
@@ -78,6 +81,7 @@ export function browseSource(p: BrowseParams): ListingsSource {
   if (p.priceMax !== undefined) rest.priceMax = p.priceMax;
   if (p.conditions.length > 0) rest.conditions = p.conditions;
   if (p.courseCode) rest.courseCode = p.courseCode;
+  if (p.free) rest.free = true;
   // "relevance" on browse is newest (the server treats it so): send it only with a query.
   if (p.sort && (p.query || p.sort !== 'relevance')) rest.sort = p.sort;
   if (p.query) return { kind: 'search', query: p.query, categories: p.categories, ...rest };

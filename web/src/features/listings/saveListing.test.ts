@@ -15,6 +15,7 @@ const listing: Listing = {
   seller: { id: 1, firstName: 'Ava', lastName: 'L' },
   isSold: false,
   status: 'AVAILABLE',
+  free: false,
   createdAt: '2026-11-01T00:00:00.000Z',
   expiresAt: null,
   condition: 'GOOD',
@@ -33,6 +34,8 @@ const form = (over: Partial<ListingFormResult> = {}): ListingFormResult => ({
   courseCode: 'MTH132',
   isbn: null,
   photos: [],
+  free: false,
+  claimWindowHours: null,
   ...over,
 });
 

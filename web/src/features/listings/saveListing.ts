@@ -29,6 +29,8 @@ export async function createFromForm(
     condition: form.condition,
     courseCode: form.courseCode,
     isbn: form.isbn,
+    free: form.free,
+    claimWindowHours: form.claimWindowHours,
     images,
   });
 }
@@ -39,7 +41,8 @@ export function changedFields(listing: Listing, form: ListingFormResult): Listin
   if (form.name !== listing.name) edit.name = form.name;
   if (form.description !== listing.description) edit.description = form.description;
   if (form.category !== listing.category) edit.category = form.category;
-  if (dollarsToCents(form.price) !== dollarsAsCents(listing.price)) edit.price = form.price;
+  // A free item stays free (features.md §H): its price is never sent.
+  if (!listing.free && dollarsToCents(form.price) !== dollarsAsCents(listing.price)) edit.price = form.price;
   if (form.condition !== (listing.condition ?? null) && (form.condition !== null || listing.condition))
     edit.condition = form.condition;
   if (form.category === 'BOOKS') {

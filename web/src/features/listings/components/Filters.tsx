@@ -60,6 +60,18 @@ export function CategoryFilter({
   );
 }
 
+/** "Free items only" (features.md §H): giveaways that take claims instead of offers. */
+export function FreeFilter({ checked, onToggle }: { checked: boolean; onToggle: () => void }) {
+  return (
+    <fieldset>
+      <legend className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">Free</legend>
+      <CheckRow checked={checked} onChange={onToggle}>
+        Free items only
+      </CheckRow>
+    </fieldset>
+  );
+}
+
 /** Condition checkboxes (features.md §B): several may be chosen. */
 export function ConditionFilter({
   selected,

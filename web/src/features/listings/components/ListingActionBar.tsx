@@ -88,7 +88,7 @@ export function ListingActionBar({ listing, myId }: { listing: Listing; myId: nu
   } else {
     content = (
       <>
-        {state.kind === 'buy' ? (
+        {state.kind === 'buy' && listing.free ? null : state.kind === 'buy' ? (
           <Button
             size="lg"
             variant="secondary"
@@ -116,6 +116,8 @@ export function ListingActionBar({ listing, myId }: { listing: Listing; myId: nu
           className={cx(
             'px-4 text-sm sm:text-base [&>svg]:shrink-0',
             state.kind === 'buy' ? 'min-w-0 flex-1' : 'shrink-0',
+            // A free item is claimed on the page (features.md §H): the chat is the one action here.
+            state.kind === 'buy' && listing.free && 'w-full',
           )}
         >
           Chat with the seller

@@ -79,7 +79,11 @@ export function ListingCard({
         )}
       >
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-          <p className="text-lg font-bold text-brand-800 tabular-nums">{formatDollars(listing.price)}</p>
+          {listing.free ? (
+            <p className="text-lg font-bold text-emerald-800">Free</p>
+          ) : (
+            <p className="text-lg font-bold text-brand-800 tabular-nums">{formatDollars(listing.price)}</p>
+          )}
           <ConditionChip condition={listing.condition} />
           {own && listing.saveCount !== undefined && listing.saveCount > 0 && (
             <span className="inline-flex items-center gap-1 text-xs font-semibold text-rose-700">

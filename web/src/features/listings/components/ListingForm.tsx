@@ -25,6 +25,7 @@ import {
   type ListingFormResult,
   type ListingFormValues,
 } from './listingFormValues';
+import { FreeChoice } from './FreeChoice';
 import { PhotoPicker } from './PhotoPicker';
 import { PriceGuideHint } from '../../freshness/PriceGuideHint';
 
@@ -57,8 +58,11 @@ export function ListingForm({
   submitLabel,
   onSubmit,
   busyLabel,
+  freeChoice = false,
 }: {
   initial: ListingFormValues;
+  /** Offer "Give it away for free" (posting only: a listing's free or priced kind is fixed after). */
+  freeChoice?: boolean;
   submitLabel: string;
   /** What the submit button says while `onSubmit` runs (phase text from the page). */
   busyLabel: string | null;
@@ -144,21 +148,39 @@ export function ListingForm({
         required
       />
 
-      <div className="grid grid-cols-1 gap-6 sm:grid-cols-2">
-        <TextField
-          label="Price"
-          name="price"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step={0.01}
-          value={price}
-          onChange={(e) => set('price', e.target.value)}
-          placeholder="0.00"
-          hint="In dollars, e.g. 12.50"
-          error={errors.price}
-          required
+      {freeChoice && (
+        <FreeChoice
+          free={values.free}
+          hours={values.claimWindowHours}
+          onFree={(free) => set('free', free)}
+          onHours={(hours) => set('claimWindowHours', hours)}
         />
+      )}
+
+      <div className="grid grid-cols-1 gap-6 sm:grid-cols-2">
+        {values.free ? (
+          <div>
+            <p className="text-sm font-semibold text-slate-800">Price</p>
+            <p className="mt-1.5 flex h-11 items-center rounded-xl border border-emerald-200 bg-emerald-50 px-3 font-semibold text-emerald-800">
+              Free
+            </p>
+          </div>
+        ) : (
+          <TextField
+            label="Price"
+            name="price"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step={0.01}
+            value={price}
+            onChange={(e) => set('price', e.target.value)}
+            placeholder="0.00"
+            hint="In dollars, e.g. 12.50"
+            error={errors.price}
+            required
+          />
+        )}
         <SelectField
           id={ids.category}
           label="Category"

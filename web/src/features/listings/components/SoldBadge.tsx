@@ -25,16 +25,22 @@ export function ExpiredBadge({ className }: { className?: string }) {
   return <span className={cx(BADGE, 'bg-rose-700 text-white', className)}>Expired</span>;
 }
 
-/** The badge of a listing's status, if any (available listings have none). */
+/** "Free" (features.md §H): a giveaway that takes claims instead of offers. */
+export function FreeBadge({ className }: { className?: string }) {
+  return <span className={cx(BADGE, 'bg-emerald-700 text-white ring-1 ring-white/40', className)}>Free</span>;
+}
+
+/** The badge of a listing's status, if any (available priced listings have none). */
 export function StatusBadge({
   listing,
   className,
 }: {
-  listing: { isSold: boolean; status?: string; expired?: boolean };
+  listing: { isSold: boolean; status?: string; expired?: boolean; free?: boolean };
   className?: string;
 }) {
   if (listing.isSold) return <SoldBadge className={className} />;
   if (listing.expired) return <ExpiredBadge className={className} />;
   if (listing.status === 'RESERVED') return <ReservedBadge className={className} />;
+  if (listing.free) return <FreeBadge className={className} />;
   return null;
 }

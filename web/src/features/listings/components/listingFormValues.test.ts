@@ -50,7 +50,24 @@ describe('checking the listing form', () => {
         courseCode: null,
         isbn: null,
         photos: [],
+        free: false,
+        claimWindowHours: null,
       },
     });
+  });
+
+  it('hands over a free item without a price, with its claim window (features.md §H)', () => {
+    const check = checkListingForm(
+      {
+        ...emptyListingForm,
+        name: 'Couch',
+        category: 'LIFESTYLE',
+        description: 'Comfy',
+        free: true,
+        claimWindowHours: '24',
+      },
+      { condition: true, textbook: false },
+    );
+    expect(check).toMatchObject({ ok: true, result: { price: '', free: true, claimWindowHours: 24 } });
   });
 });

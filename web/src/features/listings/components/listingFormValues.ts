@@ -1,4 +1,5 @@
 import {
+  CLAIMS_LIMITS,
   dollarsToCents,
   isCategory,
   isCondition,
@@ -28,6 +29,9 @@ export interface ListingFormValues {
   courseCode: string;
   isbn: string;
   photos: PhotoItem[];
+  /** features.md §H: given away (no price), claims collecting for `claimWindowHours`. */
+  free: boolean;
+  claimWindowHours: string;
 }
 
 /** The checked values handed to the page on submit: course code and ISBN normalised. */
@@ -42,6 +46,9 @@ export interface ListingFormResult {
   courseCode: string | null;
   isbn: string | null;
   photos: PhotoItem[];
+  free: boolean;
+  /** Free items only. */
+  claimWindowHours: number | null;
 }
 
 export const emptyListingForm: ListingFormValues = {
@@ -53,6 +60,8 @@ export const emptyListingForm: ListingFormValues = {
   courseCode: '',
   isbn: '',
   photos: [],
+  free: false,
+  claimWindowHours: String(CLAIMS_LIMITS.claimWindowHoursDefault),
 };
 
 /** Pre-fill from a URL (`/addlisting?name=&category=&courseCode=&price=`, "I have this"). */
@@ -90,7 +99,8 @@ export function checkListingForm(
 ): ListingFormCheck {
   const parsed = listingFormSchema.safeParse({
     name: values.name,
-    price: values.price,
+    // A free item has no price to check (features.md §H).
+    price: values.free ? '1' : values.price,
     category: values.category,
     description: values.description,
     courseCode: shows.textbook ? values.courseCode : undefined,
@@ -102,13 +112,15 @@ export function checkListingForm(
       ok: true,
       result: {
         name: data.name,
-        price: values.price.trim(),
+        price: values.free ? '' : values.price.trim(),
         category: data.category,
         description: data.description,
         condition: shows.condition && values.condition ? values.condition : null,
         courseCode: shows.textbook ? (data.courseCode ?? null) : null,
         isbn: shows.textbook ? (data.isbn ?? null) : null,
         photos: values.photos,
+        free: values.free,
+        claimWindowHours: values.free ? Number(values.claimWindowHours) : null,
       },
     };
   }

@@ -39,6 +39,7 @@ export default function AddListingPage() {
         </p>
         <ListingForm
           initial={initial}
+          freeChoice
           submitLabel="Add listing"
           busyLabel={
             phase === 'compressing'

@@ -19,6 +19,7 @@ import {
   CategoryFilter,
   ConditionFilter,
   FilterChip,
+  FreeFilter,
   FilterPanel,
   PriceFilter,
   SortSelect,
@@ -46,7 +47,11 @@ export default function AllListingsPage() {
   const hasPrice = browse.priceMin !== undefined || browse.priceMax !== undefined;
   const selectedBucket = PRICE_BUCKETS.find((b) => sameRange(rangeOf(b.id), range))?.id;
   const activeCount =
-    browse.categories.length + (hasPrice ? 1 : 0) + browse.conditions.length + (browse.courseCode ? 1 : 0);
+    browse.categories.length +
+    (hasPrice ? 1 : 0) +
+    browse.conditions.length +
+    (browse.courseCode ? 1 : 0) +
+    (browse.free ? 1 : 0);
   const sort: Sort = browse.sort ?? (browse.query ? 'relevance' : 'newest');
   const anyFilter = activeCount > 0 || browse.query !== '';
 
@@ -81,6 +86,13 @@ export default function AllListingsPage() {
     update(next);
   }
 
+  function toggleFree() {
+    const next = new URLSearchParams(params);
+    if (browse.free) next.delete('free');
+    else next.set('free', 'true');
+    update(next);
+  }
+
   function clearCourse() {
     const next = new URLSearchParams(params);
     next.delete('courseCode');
@@ -100,6 +112,7 @@ export default function AllListingsPage() {
     next.delete('categories');
     next.delete('conditions');
     next.delete('courseCode');
+    next.delete('free');
     update(next);
   }
 
@@ -111,7 +124,7 @@ export default function AllListingsPage() {
 
   function clearEverything() {
     const next = writePrice(params, {});
-    for (const key of ['categories', 'conditions', 'courseCode', 'query']) next.delete(key);
+    for (const key of ['categories', 'conditions', 'courseCode', 'query', 'free']) next.delete(key);
     update(next);
   }
 
@@ -149,6 +162,7 @@ export default function AllListingsPage() {
             resultCount={feed.isLoading ? undefined : feed.listings.length}
             moreResults={feed.hasNextPage}
           >
+            <FreeFilter checked={browse.free} onToggle={toggleFree} />
             <CategoryFilter selected={browse.categories} onToggle={toggleCategory} />
             <PriceFilter
               mode="single"
@@ -172,6 +186,7 @@ export default function AllListingsPage() {
                 {browse.categories.map((c) => (
                   <FilterChip key={c} label={CATEGORY_LABELS[c]} onRemove={() => toggleCategory(c)} />
                 ))}
+                {browse.free && <FilterChip label="Free" onRemove={toggleFree} />}
                 {hasPrice && <FilterChip label={rangeLabel(range)} onRemove={clearPrice} />}
                 {browse.conditions.map((c) => (
                   <FilterChip key={c} label={CONDITION_LABELS[c]} onRemove={() => toggleCondition(c)} />

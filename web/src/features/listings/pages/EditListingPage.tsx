@@ -23,13 +23,15 @@ import { editFromForm, type SavePhase } from '../saveListing';
 function valuesOf(listing: Listing): ListingFormValues {
   return {
     name: listing.name,
-    price: String(listing.price),
+    price: listing.free ? '' : String(listing.price),
     category: listing.category,
     description: listing.description,
     condition: listing.condition ?? '',
     courseCode: listing.courseCode ?? '',
     isbn: listing.isbn ?? '',
     photos: listing.photos.map(existingPhotoItem),
+    free: listing.free,
+    claimWindowHours: String(listing.claimWindowHours ?? ''),
   };
 }
 

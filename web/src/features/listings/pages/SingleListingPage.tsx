@@ -16,6 +16,7 @@ import { PhotoGallery } from '../components/PhotoGallery';
 import { SaveButton } from '../components/SaveButton';
 import { StatusBadge } from '../components/SoldBadge';
 import { VisitorPanel } from '../components/VisitorPanel';
+import { ClaimPanel } from '../../claims/ClaimPanel';
 import { actionBarState, ListingActionBar } from '../components/ListingActionBar';
 import { SellerCard } from '../../trust/components/SellerCard';
 import { listedAgo, sellerShortName } from '../format';
@@ -150,8 +151,15 @@ export default function SingleListingPage() {
               {listing.name}
             </h1>
             <div className="mt-3 flex flex-wrap items-center gap-3">
-              <p className="text-3xl font-bold text-brand-800 tabular-nums">{formatDollars(listing.price)}</p>
-              <StatusBadge listing={listing} />
+              {listing.free ? (
+                <p className="text-3xl font-bold text-emerald-800">Free</p>
+              ) : (
+                <p className="text-3xl font-bold text-brand-800 tabular-nums">
+                  {formatDollars(listing.price)}
+                </p>
+              )}
+              {/* Beside the price "Free" says it already: the badge is for Reserved and Sold. */}
+              <StatusBadge listing={{ ...listing, free: false }} />
               <ConditionChip condition={listing.condition} className="px-2.5 py-1 text-sm" />
               {userId !== null && !isOwner && (
                 <SaveButton listing={listing} variant="inline" className="ml-auto" />
@@ -203,6 +211,8 @@ export default function SingleListingPage() {
           </div>
 
           {userId !== null && <ListingActionBar listing={listing} myId={userId} />}
+
+          {userId !== null && listing.free && <ClaimPanel listing={listing} myId={userId} />}
 
           <section aria-labelledby="description-heading">
             <h2

@@ -27,6 +27,9 @@ const GROUP: Record<NotificationType, string> = {
   PRICE_DROP: 'Price drop',
   LISTING_REMOVED: 'Moderation',
   LISTING_EXPIRING: 'Expiring',
+  CLAIMS_READY: 'Free item',
+  CLAIM_WON: 'Free item',
+  CLAIM_LOST: 'Free item',
 };
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
