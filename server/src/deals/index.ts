@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChatModule } from '../chat/index.js';
 import type { AppContext } from '../context.js';
+import { BundlesService } from './bundles.js';
 import { HandoffService } from './handoff.js';
 import { MeetupsService } from './meetups.js';
 import { OffersService } from './offers.js';
@@ -9,6 +10,7 @@ import { dealsRoutes } from './routes.js';
 import { SoldToggle } from './sold.js';
 import { followListingChanges, type DealsDeps } from './tx.js';
 
+export { dealItemsOf } from './bundle-store.js';
 export { dealCardKinds } from './cards.js';
 export type { DealMessageCard } from './tx.js';
 
@@ -43,6 +45,7 @@ export async function registerDeals(
   const meetups = new MeetupsService(ctx, deps, offers);
   const handoff = new HandoffService(ctx, deps);
   const sold = new SoldToggle(ctx, deps, offers);
-  await app.register(dealsRoutes(ctx, offers, meetups, handoff));
+  const bundles = new BundlesService(ctx, deps, offers);
+  await app.register(dealsRoutes(ctx, offers, bundles, meetups, handoff));
   return { offers, meetups, handoff, removal: new ListingRemoval(ctx, deps), sold };
 }
