@@ -20,7 +20,9 @@ export const BUNDLE_MESSAGES = {
   tooFew: `A bundle holds at least ${BUNDLE_LIMITS.minListings} listings. For one item, make an ordinary offer.`,
   tooMany: `A bundle holds at most ${BUNDLE_LIMITS.maxListings} listings`,
   duplicates: 'Each listing can be in a bundle only once',
-  listingMissing: (id: number) => `Listing ${id} does not exist or was deleted`,
+  // No id in the words: another campus's listing must answer exactly like an unknown one.
+  listingMissing:
+    'A listing of this bundle does not exist or was deleted. Pick the items again from the seller’s page.',
   oneSeller: 'All listings of a bundle must be from the same seller',
   ownListings: 'You cannot make an offer on your own listings',
   notAvailable: (name: string) =>

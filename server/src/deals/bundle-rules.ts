@@ -103,7 +103,7 @@ export async function lockListings(
 
 /** 409 naming the first listing of the bundle that is no longer AVAILABLE. */
 export function assertAllAvailable(bundle: Pick<LockedBundle, 'listings' | 'missing'>): void {
-  if (bundle.missing.length > 0) throw conflict(BUNDLE_MESSAGES.listingMissing(bundle.missing[0]!));
+  if (bundle.missing.length > 0) throw conflict(BUNDLE_MESSAGES.listingMissing);
   const taken = bundle.listings.find((l) => l.status !== 'AVAILABLE');
   if (taken) throw conflict(BUNDLE_MESSAGES.notAvailable(taken.name));
 }

@@ -113,10 +113,7 @@ describe.each(dialects)('bundles (%s)', (dialect) => {
       const own = await bundle(s.seller, s.ids);
       expect([own.statusCode, own.json().message]).toEqual([403, BUNDLE_MESSAGES.ownListings]);
       const unknown = await bundle(s.buyer, [s.ids[0], 999_999]);
-      expect([unknown.statusCode, unknown.json().message]).toEqual([
-        404,
-        BUNDLE_MESSAGES.listingMissing(999_999),
-      ]);
+      expect([unknown.statusCode, unknown.json().message]).toEqual([404, BUNDLE_MESSAGES.listingMissing]);
       expect((await bundle(null, s.ids)).statusCode).toBe(401);
     });
 
@@ -132,7 +129,7 @@ describe.each(dialects)('bundles (%s)', (dialect) => {
       const s = await shop();
       const uw = await shop(TEST_CAMPUS_DOMAINS.uw);
       const res = await bundle(s.buyer, uw.ids);
-      expect([res.statusCode, res.json().message]).toEqual([404, BUNDLE_MESSAGES.listingMissing(uw.ids[0]!)]);
+      expect([res.statusCode, res.json().message]).toEqual([404, BUNDLE_MESSAGES.listingMissing]);
       // A student of the other campus cannot answer this campus's bundle either.
       const o = await made(s);
       expect((await call(t, uw.seller, 'POST', `/offers/${o.id}/accept`)).statusCode).toBe(404);

@@ -54,7 +54,7 @@ export class BundlesService {
     return this.run(async (tx) => {
       const locked = await lockListings(tx, listingIds);
       const missing = listingIds.find((id) => !locked.has(id));
-      if (missing !== undefined) throw notFound(BUNDLE_MESSAGES.listingMissing(missing));
+      if (missing !== undefined) throw notFound(BUNDLE_MESSAGES.listingMissing);
       const listings = listingIds.map((id) => locked.get(id)!);
       const lead = listings[0]!;
       if (listings.some((l) => l.seller_id !== lead.seller_id)) throw badRequest(BUNDLE_MESSAGES.oneSeller);
