@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { formatDollars, type BundleItem, type ListingStatus, type Offer } from '@campus/contract';
 import { answerOffer, counterOffer, type OfferAnswer } from '../../api/deals';
 import { Button } from '../../ui/Button';
-import { WalletIcon } from '../../ui/icons';
+import { TagIcon, WalletIcon } from '../../ui/icons';
 import { TextField } from '../../ui/TextField';
 import { CardAction, CardFrame } from './CardFrame';
 import { checkAmount, offerActions } from './rules';
@@ -78,7 +78,12 @@ function BundleItems({ items }: { items: readonly BundleItem[] }) {
           {item.thumbnailUrl ? (
             <img src={item.thumbnailUrl} alt="" className="size-9 shrink-0 rounded-md object-cover" />
           ) : (
-            <span aria-hidden="true" className="size-9 shrink-0 rounded-md bg-slate-100" />
+            <span
+              aria-hidden="true"
+              className="grid size-9 shrink-0 place-items-center rounded-md bg-amber-50 text-amber-700"
+            >
+              <TagIcon size={16} />
+            </span>
           )}
           <Link
             to={`/single_listing/${item.listingId}`}

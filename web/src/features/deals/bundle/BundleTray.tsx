@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { BUNDLE_LIMITS, BUNDLE_MESSAGES, formatDollars, type Listing } from '@campus/contract';
 import { Button } from '../../../ui/Button';
-import { CloseIcon, WalletIcon } from '../../../ui/icons';
+import { CloseIcon, TagIcon, WalletIcon } from '../../../ui/icons';
 import { toast } from '../../../ui/toast';
 import { prepareChatWithSeller } from '../../listings/chatHandoff';
 import { askingTotal, type BundlePicks } from './useBundlePicks';
@@ -67,7 +67,12 @@ export function BundleTray({
             {p.thumbnailUrl ? (
               <img src={p.thumbnailUrl} alt="" className="size-10 shrink-0 rounded-lg object-cover" />
             ) : (
-              <span aria-hidden="true" className="size-10 shrink-0 rounded-lg bg-slate-100" />
+              <span
+                aria-hidden="true"
+                className="grid size-10 shrink-0 place-items-center rounded-lg bg-amber-50 text-amber-700"
+              >
+                <TagIcon size={18} />
+              </span>
             )}
             <span className="min-w-0 flex-1 truncate text-sm font-medium text-slate-900">{p.name}</span>
             <span className="text-sm text-slate-700 tabular-nums">{formatDollars(p.price)}</span>
@@ -84,7 +89,9 @@ export function BundleTray({
       </ul>
       <div className="mt-3 flex flex-col gap-2 border-t border-slate-100 pt-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm text-slate-600">
-          {enough ? BUNDLE_MESSAGES.trayHint : 'Pick at least one more item to make a bundle.'}
+          {enough
+            ? 'One offer for all of them. If the seller accepts, every item is reserved for you.'
+            : 'Pick at least one more item to make a bundle.'}
         </p>
         <Button
           disabled={!enough}
