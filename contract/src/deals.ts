@@ -172,6 +172,25 @@ export interface Offer {
   expiresAt: string;
   /** A free item's pickup (features.md §H): the accepted offer of 0 a claim's win created. */
   claimId?: number;
+  /** A bundle offer only (features.md §H): every listing it is for; `listingId` is the first. */
+  listingIds?: number[];
+  /** A bundle offer only: its listings as the card shows them, in the buyer's order. */
+  items?: BundleItem[];
+}
+
+/** An item of a bundle offer, as its card shows it. */
+export interface BundleItem {
+  listingId: number;
+  listingName: string;
+  /** The listing's asking price now, dollars. */
+  price: number;
+  thumbnailUrl: string | null;
+}
+
+/** An item of a deal: what was sold (a single-listing deal has one). */
+export interface DealItem {
+  listingId: number;
+  listingName: string;
 }
 
 export interface MeetupSpot {
@@ -205,6 +224,8 @@ export interface Deal {
   /** Dollars. */
   price: number;
   completedAt: string;
+  /** What was sold: the one listing, or every listing of a bundle (features.md §H). */
+  items: DealItem[];
 }
 
 export interface HandoffCode {
@@ -339,6 +360,18 @@ export const DEAL_EVENTS = {
 
 // ---- answer schemas (OpenAPI; `satisfies` keeps them in step with the interfaces)
 
+export const bundleItemResponse = z.object({
+  listingId: z.number().int(),
+  listingName: z.string(),
+  price: z.number().describe("The listing's asking price now, dollars"),
+  thumbnailUrl: z.string().nullable(),
+}) satisfies z.ZodType<BundleItem>;
+
+export const dealItemResponse = z.object({
+  listingId: z.number().int(),
+  listingName: z.string(),
+}) satisfies z.ZodType<DealItem>;
+
 export const offerResponse = z.object({
   id: z.number().int(),
   listingId: z.number().int(),
@@ -350,6 +383,8 @@ export const offerResponse = z.object({
   createdAt: z.string(),
   expiresAt: z.string().describe('A PENDING offer expires then (48 h after it was made)'),
   claimId: z.number().int().optional().describe("A free item's pickup: the claim that won it"),
+  listingIds: z.array(z.number().int()).optional().describe('A bundle offer only: every listing it is for'),
+  items: z.array(bundleItemResponse).optional().describe('A bundle offer only: its listings for the card'),
 }) satisfies z.ZodType<Offer>;
 
 export const meetupSpotResponse = z.object({
@@ -379,6 +414,7 @@ export const dealResponse = z.object({
   buyerId: z.number().int(),
   price: z.number().describe('Dollars'),
   completedAt: z.string(),
+  items: z.array(dealItemResponse).describe('What was sold: the one listing, or every listing of a bundle'),
 }) satisfies z.ZodType<Deal>;
 
 export const handoffCodeResponse = z.object({

@@ -22,6 +22,7 @@ export * from './trust.js';
 export * from './safety.js';
 export * from './notifications.js';
 export * from './deals.js';
+export * from './bundles.js';
 export * from './time-zone.js';
 export * from './campuses.js';
 export * from './freshness.js';

@@ -1,6 +1,6 @@
 import { z } from './zod.js';
 import { listingResponse } from './api.js';
-import type { Deal } from './deals.js';
+import { dealItemResponse, type Deal } from './deals.js';
 import type { Listing } from './listings.js';
 import type { ImageVariants } from './media.js';
 
@@ -213,6 +213,7 @@ export const dealWithReviewsResponse = z.object({
   buyerId: z.number().int(),
   price: z.number(),
   completedAt: z.string(),
+  items: z.array(dealItemResponse),
   role: z.enum(['SELLER', 'BUYER']),
   counterpart: userRefResponse,
   myReview: reviewResponse.nullable(),

@@ -102,6 +102,9 @@ export const CAMPUS_OWNED_TABLES = [
   // 018_free_items_claims
   'claims',
   'claim_draws',
+  // 019_bundles
+  'offer_items',
+  'deal_items',
 ] as const;
 export type CampusOwnedTable = (typeof CAMPUS_OWNED_TABLES)[number];
 

@@ -19,6 +19,7 @@ import { campusesMigration } from './migrations/015_campuses.js';
 import { listingsByCampusMigration } from './migrations/016_listings_by_campus.js';
 import { listingFreshnessMigration } from './migrations/017_listing_freshness.js';
 import { freeItemsClaimsMigration } from './migrations/018_free_items_claims.js';
+import { bundlesMigration } from './migrations/019_bundles.js';
 
 /** Migrations are plain modules bundled with the server, so the built app needs no migration folder. */
 const migrations: Record<string, (db: Db) => Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, (db: Db) => Migration> = {
   '016_listings_by_campus': listingsByCampusMigration,
   '017_listing_freshness': listingFreshnessMigration,
   '018_free_items_claims': freeItemsClaimsMigration,
+  '019_bundles': bundlesMigration,
 };
 
 /** Migrations rewrite tables whole, across every campus (db/campus-scope.ts). */

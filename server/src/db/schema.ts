@@ -430,6 +430,22 @@ export interface DealsTable {
   offer_id: number | null;
 }
 
+// 019_bundles: the listings of a bundle offer, and what a bundle deal sold.
+export interface OfferItemsTable {
+  campus_id: CampusColumn;
+  offer_id: number;
+  listing_id: number;
+  position: number;
+}
+
+export interface DealItemsTable {
+  campus_id: CampusColumn;
+  deal_id: number;
+  listing_id: number;
+  listing_name: string;
+  position: number;
+}
+
 // trust (011_trust): reviews of deals, blind until revealed_at.
 export interface ReviewsTable {
   campus_id: CampusColumn;
@@ -479,6 +495,8 @@ export interface Database {
   chat_uploads: ChatUploadsTable;
   // deals (005_deals)
   offers: OffersTable;
+  offer_items: OfferItemsTable;
+  deal_items: DealItemsTable;
   meetups: MeetupsTable;
   deals: DealsTable;
   // trust (011_trust)

@@ -1,7 +1,8 @@
 import type { Meetup, Offer } from '@campus/contract';
 import type { CardKind } from '../chat/index.js';
 import { requireCampusId } from '../db/campus-scope.js';
-import { toMeetup, toOffer, type Executor } from './store.js';
+import { offerAnswers } from './bundle-store.js';
+import { toMeetup, type Executor } from './store.js';
 
 /**
  * The message kinds deals contributes to chat's registry (wired in app.ts): offer and meet-up
@@ -12,17 +13,17 @@ export function dealCardKinds(db: Executor): [CardKind<'offer'>, CardKind<'meetu
   return [
     {
       field: 'offer',
-      load: async (ids) =>
-        new Map<number, Offer>(
-          (
-            await db
-              .selectFrom('offers')
-              .selectAll()
-              .where('id', 'in', [...ids])
-              .where('campus_id', '=', requireCampusId())
-              .execute()
-          ).map((r) => [r.id, toOffer(r)]),
-        ),
+      load: async (ids) => {
+        const rows = await db
+          .selectFrom('offers')
+          .selectAll()
+          .where('id', 'in', [...ids])
+          .where('campus_id', '=', requireCampusId())
+          .execute();
+        // Bundle cards list their items: one more query for the page (features.md §H).
+        const answers = await offerAnswers(db, rows);
+        return new Map<number, Offer>(answers.map((o) => [o.id, o]));
+      },
     },
     {
       field: 'meetup',

@@ -1,5 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import {
+  BUNDLE_EVENTS,
+  bundleDealName,
   centsToDollars,
   DEALS_LIMITS,
   DEALS_MESSAGES,
@@ -10,6 +12,8 @@ import {
 } from '@campus/contract';
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
+import { lockReservation } from './bundle-rules.js';
+import { bundleListingIds } from './bundle-store.js';
 import { JOB_RESERVATION_LAPSE } from './offers.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
@@ -58,7 +62,7 @@ export class HandoffService {
   async confirm(userId: number, listingId: number, body: unknown): Promise<{ deal: Deal }> {
     const { code } = parseOr400(handoffBodySchema, body);
     const outcome = await inDealsTx<Outcome>(this.ctx, this.deps, async (tx) => {
-      const listing = await store.lockListing(tx.db, listingId, tx.postgres);
+      const listing = await lockReservation(tx, listingId);
       if (!listing) throw notFound(DEALS_MESSAGES.listingNotFound);
       if (listing.seller_id !== userId) throw forbidden(DEALS_MESSAGES.handoffNotSeller);
       if (listing.status !== 'RESERVED' || listing.accepted_offer_id === null) {
@@ -68,7 +72,8 @@ export class HandoffService {
       if (!offer?.handoff_code) throw conflict(DEALS_MESSAGES.handoffNotReserved);
       if (offer.handoff_failures >= DEALS_LIMITS.handoffMaxFailures)
         throw conflict(DEALS_MESSAGES.handoffLocked);
-      const topic = DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id);
+      // A bundle's room topic is its first listing, where its meet-up is filed.
+      const topic = DealsTx.topic(offer.listing_id, listing.seller_id, offer.buyer_id);
       if (!sameCode(code, offer.handoff_code)) {
         const failures = offer.handoff_failures + 1;
         await tx.db
@@ -101,17 +106,31 @@ export class HandoffService {
     offer: store.OfferRow,
     topic: store.RoomTopic,
   ): Promise<Deal> {
+    // Every listing the reservation holds: the one listing, or each listing of a bundle.
+    const items = await tx.db
+      .selectFrom('listings')
+      .select(['id', 'name'])
+      .where('accepted_offer_id', '=', offer.id)
+      .where('status', '=', 'RESERVED')
+      .execute();
+    const order = await bundleListingIds(tx.db, offer.id);
+    const sold = order.length > 0 ? order.flatMap((id) => items.filter((i) => i.id === id)) : [listing];
     await tx.db
       .updateTable('listings')
       .set({ status: 'SOLD', is_sold: 1, updated_at: tx.now })
-      .where('id', '=', listing.id)
+      .where(
+        'id',
+        'in',
+        sold.map((i) => i.id),
+      )
       .execute();
-    tx.touchListing(listing.id);
+    for (const item of sold) tx.touchListing(item.id);
+    const bundle = order.length > 0;
     const deal = await tx.db
       .insertInto('deals')
       .values({
-        listing_id: listing.id,
-        listing_name: listing.name,
+        listing_id: bundle ? offer.listing_id : listing.id,
+        listing_name: bundle ? bundleDealName(sold.map((i) => i.name)) : listing.name,
         seller_id: listing.seller_id,
         buyer_id: offer.buyer_id,
         price_cents: offer.amount_cents,
@@ -120,12 +139,20 @@ export class HandoffService {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    if (bundle) {
+      await tx.db
+        .insertInto('deal_items')
+        .values(
+          sold.map((i, position) => ({ deal_id: deal.id, listing_id: i.id, listing_name: i.name, position })),
+        )
+        .execute();
+    }
     await this.ctx.jobs.cancel(tx.db, `${JOB_RESERVATION_LAPSE}:${offer.id}`);
     const meetup = await tx.db
       .updateTable('meetups')
       .set({ status: 'DONE', updated_at: tx.now })
       .where('room_id', '=', topic.roomId)
-      .where('listing_id', '=', listing.id)
+      .where('listing_id', '=', topic.listingId)
       .where('status', 'in', ['PROPOSED', 'CONFIRMED'])
       .returningAll()
       .executeTakeFirst();
@@ -134,11 +161,16 @@ export class HandoffService {
       {
         senderId: listing.seller_id,
         kind: 'system',
-        content: DEAL_EVENTS.handoffDone(listing.name, centsToDollars(offer.amount_cents)),
+        content: bundle
+          ? BUNDLE_EVENTS.handoffDone(sold.length, centsToDollars(offer.amount_cents))
+          : DEAL_EVENTS.handoffDone(listing.name, centsToDollars(offer.amount_cents)),
       },
       meetup ? { meetup } : { offer },
     );
-    const answer = store.toDeal(deal);
+    const answer = store.toDeal(
+      deal,
+      bundle ? sold.map((i) => ({ listingId: i.id, listingName: i.name })) : undefined,
+    );
     // The deals transaction is opened on Kysely directly, so the fact is told inside it only.
     await this.ctx.domainEvents.announce(tx.db, 'deal.confirmed', { deal: answer });
     return answer;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChatModule } from '../chat/index.js';
 import type { AppContext } from '../context.js';
+import { BundlesService } from './bundles.js';
 import { HandoffService } from './handoff.js';
 import { MeetupsService } from './meetups.js';
 import { OffersService } from './offers.js';
@@ -11,6 +12,7 @@ import { dealsRoutes } from './routes.js';
 import { SoldToggle } from './sold.js';
 import { followListingChanges, type DealsDeps } from './tx.js';
 
+export { dealItemsOf } from './bundle-store.js';
 export { dealCardKinds } from './cards.js';
 export type { DealMessageCard, PickupEndReason } from './tx.js';
 export type { Pickup, PickupService } from './pickups.js';
@@ -48,7 +50,8 @@ export async function registerDeals(
   const meetups = new MeetupsService(ctx, deps, offers);
   const handoff = new HandoffService(ctx, deps);
   const sold = new SoldToggle(ctx, deps, offers);
-  await app.register(dealsRoutes(ctx, offers, meetups, handoff));
+  const bundles = new BundlesService(ctx, deps, offers);
+  await app.register(dealsRoutes(ctx, offers, bundles, meetups, handoff));
   await registerPriceGuide(app, ctx);
   const pickups = new PickupService(ctx, deps, offers);
   return { offers, meetups, handoff, removal: new ListingRemoval(ctx, deps), sold, pickups };

@@ -71,7 +71,10 @@ export class MeetupsService {
         throw badRequest(DEALS_MESSAGES.meetupTooSoon);
       if (startsAt > tx.now + DEALS_DURATIONS_MS.meetupMaxAhead)
         throw badRequest(DEALS_MESSAGES.meetupTooFar);
-      const listing = await store.lockListing(tx.db, input.listingId, tx.postgres);
+      const listing = await this.reservationListing(
+        tx,
+        await store.lockListing(tx.db, input.listingId, tx.postgres),
+      );
       if (!listing) throw notFound(DEALS_MESSAGES.listingNotFound);
       const roomId = this.roomFor(userId, listing, input.roomId);
       const pair = parseRoomId(roomId);
@@ -123,6 +126,20 @@ export class MeetupsService {
       );
       return store.toMeetup(meetup);
     });
+  }
+
+  /**
+   * The listing a meet-up is filed under: a bundle's reservation has one meet-up, under its first
+   * listing, whichever of its listings it is proposed for (docs/decisions.md "Bundles").
+   */
+  private async reservationListing(
+    tx: DealsTx,
+    listing: store.DealListing | undefined,
+  ): Promise<store.DealListing | undefined> {
+    if (!listing || listing.status !== 'RESERVED' || listing.accepted_offer_id === null) return listing;
+    const offer = await store.findOffer(tx.db, listing.accepted_offer_id);
+    if (!offer || offer.listing_id === listing.id) return listing;
+    return (await store.lockListing(tx.db, offer.listing_id, tx.postgres)) ?? listing;
   }
 
   /** A buyer's chat with the seller; a seller's chat with the reserved buyer unless named. */

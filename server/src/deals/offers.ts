@@ -17,14 +17,16 @@ import { requireCampusId } from '../db/campus-scope.js';
 import { conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { assertNotBlocked } from '../safety/index.js';
 import { cancelOpenMeetups } from './meetup-rules.js';
+import { declinePendingOn, freeBundleListings, lockReservation } from './bundle-rules.js';
 import { assertOfferBudget, takeConversationSlot } from './offer-limits.js';
+import { offerAnswer, offerAnswers } from './bundle-store.js';
 import { offerInChat } from './seller-offers.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps, type PickupEndReason } from './tx.js';
 
 export const JOB_OFFER_EXPIRE = 'deals.offer-expire';
 export const JOB_RESERVATION_LAPSE = 'deals.reservation-lapse';
-const expireKey = (offerId: number) => `${JOB_OFFER_EXPIRE}:${offerId}`;
+export const expireKey = (offerId: number) => `${JOB_OFFER_EXPIRE}:${offerId}`;
 export const lapseKey = (offerId: number, at?: number) =>
   at === undefined ? `${JOB_RESERVATION_LAPSE}:${offerId}` : `${JOB_RESERVATION_LAPSE}:${offerId}:${at}`;
 
@@ -59,11 +61,12 @@ export class OffersService {
     return { offer, listing };
   }
 
+  /** The first name system lines use (bundles.ts and seller-offers.ts too). */
   async name(tx: DealsTx, userId: number): Promise<string> {
     return (await store.firstNames(tx.db, [userId])).get(userId) ?? 'Someone';
   }
 
-  /** Moves a PENDING offer on; 409 when another change got there first. (Also seller-offers.ts.) */
+  /** Moves a PENDING offer on (bundles.ts, seller-offers.ts too); 409 when answered meanwhile. */
   async setStatus(tx: DealsTx, offer: store.OfferRow, status: store.OfferRow['status']) {
     const row = await tx.db
       .updateTable('offers')
@@ -77,7 +80,7 @@ export class OffersService {
     return row;
   }
 
-  /** A new PENDING offer with its expiry timer. (Also seller-offers.ts.) */
+  /** A new PENDING offer and its expiry timer (bundles.ts adds its items; seller-offers.ts too). */
   async insertOffer(
     tx: DealsTx,
     o: { listingId: number; roomId: string; buyerId: number; byId: number; amountCents: number },
@@ -235,18 +238,13 @@ export class OffersService {
         { offer: accepted },
         'OFFER_ANSWERED',
       );
-      // Every other PENDING offer on the listing is declined, each in its own room.
-      const others = await tx.db
-        .updateTable('offers')
-        .set({ status: 'DECLINED', updated_at: tx.now })
-        .where('listing_id', '=', listing.id)
-        .where('status', '=', 'PENDING')
-        .returningAll()
-        .execute();
+      // Every other PENDING offer on the listing is declined, each in its own room; so is every
+      // PENDING bundle that holds it (features.md §H: it could no longer be accepted).
+      const others = await declinePendingOn(tx, [listing.id]);
       for (const other of others) {
         await this.ctx.jobs.cancel(tx.db, expireKey(other.id));
         await tx.post(
-          DealsTx.topic(listing.id, listing.seller_id, other.buyer_id),
+          DealsTx.topic(other.listing_id, listing.seller_id, other.buyer_id),
           {
             senderId: listing.seller_id,
             kind: 'system',
@@ -277,7 +275,7 @@ export class OffersService {
         { offer: row },
         'OFFER_ANSWERED',
       );
-      return store.toOffer(row);
+      return offerAnswer(tx.db, row);
     });
   }
 
@@ -339,7 +337,7 @@ export class OffersService {
         },
         { offer: row },
       );
-      return store.toOffer(row);
+      return offerAnswer(tx.db, row);
     });
   }
 
@@ -347,10 +345,20 @@ export class OffersService {
   async list(userId: number, listingId: number, limit: number, beforeId?: number) {
     const listing = await store.findListing(this.ctx.db.kysely, listingId);
     if (!listing) throw notFound(DEALS_MESSAGES.listingNotFound);
+    // A bundle shows among the offers of every listing it holds (docs/decisions.md "Bundles").
     let q = this.ctx.db.kysely
       .selectFrom('offers')
       .selectAll()
-      .where('listing_id', '=', listingId)
+      .where((eb) =>
+        eb.or([
+          eb('listing_id', '=', listingId),
+          eb(
+            'id',
+            'in',
+            eb.selectFrom('offer_items').select('offer_id').where('offer_items.listing_id', '=', listingId),
+          ),
+        ]),
+      )
       .where('campus_id', '=', requireCampusId());
     if (listing.seller_id !== userId) q = q.where('buyer_id', '=', userId);
     if (beforeId !== undefined) q = q.where('id', '<', beforeId);
@@ -360,13 +368,17 @@ export class OffersService {
       .execute();
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
-    return { offers: page.map(store.toOffer), next: more ? page[page.length - 1]!.id : undefined };
+    return {
+      offers: await offerAnswers(this.ctx.db.kysely, page),
+      next: more ? page[page.length - 1]!.id : undefined,
+    };
   }
 
   /** POST /listings/{id}/release: the seller ends the reservation; the listing is AVAILABLE again. */
   release(userId: number, listingId: number): Promise<{ id: number; status: 'AVAILABLE' }> {
     return this.run(async (tx) => {
-      const listing = await this.listing(tx, listingId);
+      const listing = await lockReservation(tx, listingId);
+      if (!listing) throw notFound(DEALS_MESSAGES.listingNotFound);
       if (listing.seller_id !== userId) throw forbidden(DEALS_MESSAGES.releaseNotSeller);
       if (listing.status !== 'RESERVED') throw conflict(DEALS_MESSAGES.releaseNotReserved);
       await this.endReservation(tx, listing, 'CANCELLED', {
@@ -396,6 +408,8 @@ export class OffersService {
       .execute();
     tx.touchListing(listing.id);
     if (listing.accepted_offer_id === null) return;
+    // A bundle's reservation is one: every other listing it reserved is freed with this one.
+    await freeBundleListings(tx, listing.accepted_offer_id);
     const offer = await store.findOffer(tx.db, listing.accepted_offer_id);
     if (!offer) return;
     const row = await tx.db
@@ -405,7 +419,8 @@ export class OffersService {
       .returningAll()
       .executeTakeFirstOrThrow();
     await this.ctx.jobs.cancel(tx.db, lapseKey(offer.id));
-    const topic = DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id);
+    // The offer's own listing (a bundle's first): its meet-ups are filed under it.
+    const topic = DealsTx.topic(offer.listing_id, listing.seller_id, offer.buyer_id);
     await cancelOpenMeetups(tx, topic, message.senderId);
     await tx.post(
       topic,
@@ -458,7 +473,7 @@ export class OffersService {
     return this.run(async (tx) => {
       const first = await store.findOffer(tx.db, offerId);
       if (!first || first.status !== 'ACCEPTED') return;
-      const listing = await store.lockListing(tx.db, first.listing_id, tx.postgres);
+      const listing = await lockReservation(tx, first.listing_id);
       if (!listing || listing.status !== 'RESERVED' || listing.accepted_offer_id !== offerId) return;
       const deadline = await this.lapseDeadline(tx, first);
       if (deadline > tx.now) {

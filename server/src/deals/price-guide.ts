@@ -73,7 +73,18 @@ export async function priceGuide(
     .where('deals.campus_id', '=', campusId)
     .where('listings.campus_id', '=', campusId)
     .where('deals.completed_at', '>=', since)
-    .where('deals.price_cents', '>', 0);
+    .where('deals.price_cents', '>', 0)
+    // A bundle's price is for all its items together: no guide to what one of them sold for.
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('deal_items')
+            .select('deal_items.deal_id')
+            .whereRef('deal_items.deal_id', '=', 'deals.id'),
+        ),
+      ),
+    );
   if (rule.kind === 'book') {
     const { isbn, courseCode } = rule;
     query = query

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import { requireCampusId } from '../db/campus-scope.js';
 import type { Database } from '../db/schema.js';
+import { freeBundleListings } from './bundle-rules.js';
 import { JOB_OFFER_EXPIRE, JOB_RESERVATION_LAPSE } from './offers.js';
 import type * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
@@ -53,11 +54,22 @@ export class ListingRemoval {
     const offers = await tx.db
       .updateTable('offers')
       .set({ status: 'CANCELLED', updated_at: tx.now })
-      .where('listing_id', '=', listingId)
+      .where((eb) =>
+        eb.or([
+          eb('listing_id', '=', listingId),
+          // Bundles holding it end too; an accepted one frees its other listings.
+          eb(
+            'id',
+            'in',
+            eb.selectFrom('offer_items').select('offer_id').where('offer_items.listing_id', '=', listingId),
+          ),
+        ]),
+      )
       .where('status', 'in', ['PENDING', 'ACCEPTED'])
       .returningAll()
       .execute();
     for (const offer of offers) {
+      await freeBundleListings(tx, offer.id);
       // Their timers would find nothing to do; cancelled, they do not run at all.
       await this.ctx.jobs.cancel(tx.db, `${JOB_OFFER_EXPIRE}:${offer.id}`);
       await this.ctx.jobs.cancel(tx.db, `${JOB_RESERVATION_LAPSE}:${offer.id}`);

@@ -1,4 +1,5 @@
 import {
+  bundleBodySchema,
   DEALS_MESSAGES,
   handoffBodySchema,
   handoffCodeResponse,
@@ -17,6 +18,7 @@ import { principalOf, requireAuth } from '../http/auth.js';
 import { doc } from '../http/openapi.js';
 import { LINK_HEADER_DOC, encodeCursor, nextLink, parsePage, type RawQuery } from '../http/paging.js';
 import { idParams, pathId } from '../http/params.js';
+import type { BundlesService } from './bundles.js';
 import type { HandoffService } from './handoff.js';
 import type { MeetupsService } from './meetups.js';
 import type { OffersService } from './offers.js';
@@ -26,6 +28,7 @@ const tag = 'deals';
 export function dealsRoutes(
   ctx: AppContext,
   offers: OffersService,
+  bundles: BundlesService,
   meetups: MeetupsService,
   handoff: HandoffService,
 ) {
@@ -55,6 +58,22 @@ export function dealsRoutes(
         reply
           .code(201)
           .send(await offers.make(principalOf(request).userId, listingId(request), request.body)),
+    );
+    app.post(
+      '/bundles',
+      doc({
+        tag,
+        auth: true,
+        summary: 'Make a bundle offer: one amount for 2–10 AVAILABLE listings of one seller (a buyer)',
+        description:
+          'Posts an `offer` card with `listingIds` and `items` in the chat with the seller; answered like any offer (accept reserves every listing). Supersedes your PENDING bundle with this seller. 400: fewer than 2 or more than 10, duplicates, several sellers. 403: your own listings. 404: a listing does not exist. 409: a listing is reserved or sold.',
+        body: bundleBodySchema,
+        status: 201,
+        response: offerResponse,
+        errors: [400, 403, 404, 409],
+      }),
+      async (request, reply) =>
+        reply.code(201).send(await bundles.make(principalOf(request).userId, request.body)),
     );
     app.get(
       '/listings/:id/offers',
@@ -104,8 +123,8 @@ export function dealsRoutes(
       );
     answer(
       '/offers/:id/accept',
-      'Accept an offer (the side that did not make it): reserves the listing for the buyer',
-      (u, id) => offers.accept(u, id),
+      'Accept an offer (the side that did not make it): reserves the listing (every listing of a bundle) for the buyer',
+      (u, id) => bundles.accept(u, id),
     );
     answer('/offers/:id/decline', 'Decline an offer (the side that did not make it)', (u, id) =>
       offers.decline(u, id),
@@ -113,7 +132,7 @@ export function dealsRoutes(
     answer(
       '/offers/:id/counter',
       'Counter an offer (the side that did not make it): the old one becomes COUNTERED, the answer is the new PENDING offer',
-      (u, id, body) => offers.counter(u, id, body),
+      (u, id, body) => bundles.counter(u, id, body),
       { body: offerBodySchema, status: 201 },
     );
     answer('/offers/:id/withdraw', 'Withdraw your PENDING offer', (u, id) => offers.withdraw(u, id));

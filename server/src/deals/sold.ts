@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import type { ListingRow } from '../listings/index.js';
 import { conflict } from '../http/errors.js';
 import type { OffersService } from './offers.js';
+import { lockReservation } from './bundle-rules.js';
 import * as store from './store.js';
 import { inDealsTx, type DealsDeps } from './tx.js';
 
@@ -27,13 +28,23 @@ export class SoldToggle {
   /** The listing as it now is; undefined when it is gone or not the seller's. */
   toggle(sellerId: number, listingId: number): Promise<ListingRow | undefined> {
     return inDealsTx(this.ctx, this.deps, async (tx) => {
-      const listing = await store.lockListing(tx.db, listingId, tx.postgres);
+      const listing = await lockReservation(tx, listingId);
       if (!listing || listing.seller_id !== sellerId) return undefined;
       if (listing.status === 'SOLD') {
         const deal = await tx.db
           .selectFrom('deals')
           .select('id')
-          .where('listing_id', '=', listingId)
+          .where((eb) =>
+            eb.or([
+              eb('listing_id', '=', listingId),
+              // Sold in a bundle: the deal names its first listing, its items every one.
+              eb(
+                'id',
+                'in',
+                eb.selectFrom('deal_items').select('deal_id').where('deal_items.listing_id', '=', listingId),
+              ),
+            ]),
+          )
           .executeTakeFirst();
         if (deal) throw conflict(DEALS_MESSAGES.soldDealRecorded);
       }

@@ -48,7 +48,8 @@ export function toMeetup(r: MeetupRow): Meetup {
   };
 }
 
-export function toDeal(r: DealRow): Deal {
+/** A deal as answers show it; `items` defaults to the deal's own listing (single-listing deal). */
+export function toDeal(r: DealRow, items?: Deal['items']): Deal {
   return {
     id: r.id,
     listingId: r.listing_id,
@@ -57,6 +58,7 @@ export function toDeal(r: DealRow): Deal {
     buyerId: r.buyer_id,
     price: centsToDollars(r.price_cents),
     completedAt: iso(r.completed_at),
+    items: items ?? [{ listingId: r.listing_id, listingName: r.listing_name }],
   };
 }
 

@@ -24,7 +24,7 @@ export async function cast(t: TestApp, domain?: string): Promise<Cast> {
 export function call(
   t: TestApp,
   who: Student | null,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT',
   url: string,
   payload?: unknown,
 ) {

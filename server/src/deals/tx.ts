@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { requireCampusId } from '../db/campus-scope.js';
 import type { Trx } from '../events.js';
 import type { ListingRow } from '../listings/index.js';
+import { offerAnswer } from './bundle-store.js';
 import * as store from './store.js';
 
 /** The card a deal message carries, as the notice about it needs it. */
@@ -97,7 +98,8 @@ export class DealsTx {
       ...m,
       at: this.now,
       cards: {
-        ...(card.offer ? { offer: store.toOffer(card.offer) } : {}),
+        // A bundle's card lists its items (features.md §H).
+        ...(card.offer ? { offer: await offerAnswer(this.db, card.offer) } : {}),
         ...(card.meetup ? { meetup: store.toMeetup(card.meetup) } : {}),
       },
     });

@@ -24,6 +24,7 @@ import {
   writePrepared,
   type ImageInput,
 } from '../media/index.js';
+import { dealItemsOf } from '../deals/index.js';
 import { medianReplyMinutes } from './reply-time.js';
 import * as store from './store.js';
 
@@ -253,7 +254,7 @@ export class TrustService {
 
   private async dealItems(me: number, deals: readonly store.DealRow[]): Promise<DealWithReviews[]> {
     const now = this.ctx.clock();
-    const [reviews, people] = await Promise.all([
+    const [reviews, people, items] = await Promise.all([
       store.reviewsOfDeals(
         this.db,
         deals.map((d) => d.id),
@@ -262,6 +263,7 @@ export class TrustService {
         this.db,
         deals.map((d) => (d.seller_id === me ? d.buyer_id : d.seller_id)),
       ),
+      dealItemsOf(this.db, deals),
     ]);
     const byId = new Map(people.map((p) => [p.id, p]));
     return deals.map((d) => {
@@ -278,6 +280,7 @@ export class TrustService {
         buyerId: d.buyer_id,
         price: centsToDollars(d.price_cents),
         completedAt: store.iso(d.completed_at),
+        items: items.get(d.id) ?? [{ listingId: d.listing_id, listingName: d.listing_name }],
         role: d.seller_id === me ? 'SELLER' : 'BUYER',
         counterpart: { id: otherId, firstName: other?.first_name ?? '', lastName: other?.last_name ?? '' },
         myReview: mine ? store.toReview(mine) : null,

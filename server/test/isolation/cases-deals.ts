@@ -1,5 +1,5 @@
 import { freshListing, freshMeetup, freshOffer, freshReserved } from './fresh.js';
-import { NONE, NO_ROOM, byId, type ByIdScenario, type CaseTable, type Ids } from './matrix.js';
+import { NONE, NONE2, NO_ROOM, byId, type ByIdScenario, type CaseTable, type Ids } from './matrix.js';
 import { handoffCode, meetupBody, must, type World } from './world.js';
 
 const MINUTE = 60_000;
@@ -46,6 +46,19 @@ export const dealsCases: CaseTable = {
     ids: async (w) => ({ listing: (await freshListing(w)).id }),
     unknown: { listing: NONE },
     request: (ids) => ({ method: 'POST', url: `/listings/${ids.listing}/offers`, payload: { amount: 10 } }),
+    success: 201,
+  }),
+  // features.md §H: a bundle of two new listings of the owner, offered by a stranger.
+  'POST /bundles': byId({
+    name: 'two listings of one seller',
+    party: (w) => w.msu.stranger,
+    ids: async (w) => ({ first: (await freshListing(w)).id, second: (await freshListing(w)).id }),
+    unknown: { first: NONE, second: NONE2 },
+    request: (ids) => ({
+      method: 'POST',
+      url: '/bundles',
+      payload: { listingIds: [ids.first, ids.second], amount: 20 },
+    }),
     success: 201,
   }),
   'GET /listings/:id/offers': byId({

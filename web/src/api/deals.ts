@@ -17,6 +17,11 @@ export function makeOffer(listingId: number, amount: string, roomId?: string): P
   return api.post<Offer>(`/listings/${listingId}/offers`, roomId ? { amount, roomId } : { amount });
 }
 
+/** POST /bundles: one offer for 2–10 listings of one seller (features.md §H). */
+export function makeBundle(listingIds: readonly number[], amount: string): Promise<Offer> {
+  return api.post<Offer>('/bundles', { listingIds, amount });
+}
+
 export type OfferAnswer = 'accept' | 'decline' | 'withdraw';
 
 export function answerOffer(offerId: number, answer: OfferAnswer): Promise<Offer> {

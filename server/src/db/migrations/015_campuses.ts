@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { CAMPUS_TABLES_OF_015 as CAMPUS_OWNED_TABLES } from '../campus-scope.js';
+import { CAMPUS_TABLES_OF_015 } from '../campus-scope.js';
 import { epochMs, withIdColumn } from '../columns.js';
 import type { Db } from '../connection.js';
 
@@ -11,7 +11,7 @@ export const APP_ROLE = 'campus_market_app';
  *
  * - `campuses`: one row per campus ever configured, upserted by slug at start-up
  *   (campuses/store.ts); a campus that leaves CAMPUSES is closed (`closed_at`), never deleted.
- * - `campus_id` on every campus-owned table (CAMPUS_OWNED_TABLES). An existing database upgrades in
+ * - `campus_id` on every campus-owned table (CAMPUS_TABLES_OF_015). An existing database upgrades in
  *   place: every row it holds becomes campus 1, created here with an empty slug, which the default
  *   campus of the configuration adopts at start-up.
  * - A row written without a campus is refused, not filed somewhere: no default on PostgreSQL
@@ -60,7 +60,7 @@ export function campusesMigration(db: Db): Migration {
         .execute();
       if (dialect === 'postgres') await sql`select setval('campuses_id_seq', 1)`.execute(k);
 
-      for (const table of CAMPUS_OWNED_TABLES) {
+      for (const table of CAMPUS_TABLES_OF_015) {
         if (dialect === 'postgres') {
           await sql`alter table ${sql.table(table)} add column campus_id integer not null default 1 references campuses(id)`.execute(
             k,
@@ -94,7 +94,7 @@ export function campusesMigration(db: Db): Migration {
       if (dialect === 'postgres') await enableRowSecurity(k);
     },
     async down(k) {
-      for (const table of CAMPUS_OWNED_TABLES) {
+      for (const table of CAMPUS_TABLES_OF_015) {
         if (dialect === 'postgres') {
           await sql`drop policy if exists campus_isolation on ${sql.table(table)}`.execute(k);
           await sql`alter table ${sql.table(table)} no force row level security`.execute(k);
@@ -106,7 +106,7 @@ export function campusesMigration(db: Db): Migration {
       await k.schema.dropIndex('jobs_campus_lane').execute();
       await k.schema.dropIndex('listings_campus_created').execute();
       await k.schema.dropIndex('users_campus').execute();
-      for (const table of CAMPUS_OWNED_TABLES) {
+      for (const table of CAMPUS_TABLES_OF_015) {
         await k.schema.alterTable(table).dropColumn('campus_id').execute();
       }
       await k.schema.dropTable('campuses').execute();
@@ -145,7 +145,7 @@ export async function campusOwnTable(k: Kysely<unknown>, dialect: Db['dialect'],
 }
 
 async function enableRowSecurity(k: Kysely<unknown>): Promise<void> {
-  for (const table of CAMPUS_OWNED_TABLES) await isolateTable(k, table);
+  for (const table of CAMPUS_TABLES_OF_015) await isolateTable(k, table);
   // A superuser (or BYPASSRLS) connection is not held to any policy, so the app runs its queries
   // as this role instead. Created only where the migrating role may create roles; a deployment
   // that connects as an ordinary role needs none (docs/operations.md).

@@ -1,13 +1,14 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { ListingStatus, Offer } from '@campus/contract';
+import { Link } from 'react-router';
+import { formatDollars, type BundleItem, type ListingStatus, type Offer } from '@campus/contract';
 import { answerOffer, counterOffer, type OfferAnswer } from '../../api/deals';
 import { Button } from '../../ui/Button';
-import { WalletIcon } from '../../ui/icons';
+import { TagIcon, WalletIcon } from '../../ui/icons';
 import { TextField } from '../../ui/TextField';
 import { CardAction, CardFrame, cardAnchor, focusCard } from './CardFrame';
 import { checkAmount, offerActions } from './rules';
 import { useDealAction } from './useDealAction';
-import { offerWords } from './wording';
+import { offerWords, type CardWords } from './wording';
 import { useTimeBasis } from '../../ui/timeBasis';
 
 /** The counter-offer field, shown in the card when "Counter" is pressed. */
@@ -59,6 +60,44 @@ function CounterForm({
   );
 }
 
+/** A bundle offer's card says how many items it is for, and "the listing" becomes "all of them". */
+function bundleWords(words: CardWords, count: number): CardWords {
+  return {
+    ...words,
+    title: `${words.title} for ${count} items`,
+    next: words.next.replace('reserve the listing', `reserve all ${count} items`),
+  };
+}
+
+/** The items of a bundle offer (features.md §H): photo, name and asking price of each. */
+function BundleItems({ items }: { items: readonly BundleItem[] }) {
+  return (
+    <ul aria-label="Items in this bundle" className="mt-2 space-y-1.5">
+      {items.map((item) => (
+        <li key={item.listingId} className="flex items-center gap-2.5">
+          {item.thumbnailUrl ? (
+            <img src={item.thumbnailUrl} alt="" className="size-9 shrink-0 rounded-md object-cover" />
+          ) : (
+            <span
+              aria-hidden="true"
+              className="grid size-9 shrink-0 place-items-center rounded-md bg-amber-50 text-amber-700"
+            >
+              <TagIcon size={16} />
+            </span>
+          )}
+          <Link
+            to={`/single_listing/${item.listingId}`}
+            className="min-w-0 flex-1 truncate text-sm font-medium text-slate-900 underline-offset-2 hover:underline"
+          >
+            {item.listingName}
+          </Link>
+          <span className="text-sm text-slate-600 tabular-nums">{formatDollars(item.price)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** An offer in the chat (features.md §A), with only the buttons this viewer may press. */
 export function OfferCard({
   offer,
@@ -94,7 +133,8 @@ export function OfferCard({
       own={offer.byId === myId}
       kind="Offer"
       icon={<WalletIcon size={16} />}
-      words={words}
+      words={offer.items ? bundleWords(words, offer.items.length) : words}
+      detail={offer.items && <BundleItems items={offer.items} />}
       labelId={labelId}
       error={error}
       actions={

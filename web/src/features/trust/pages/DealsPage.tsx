@@ -111,6 +111,19 @@ function DealCard({ deal, onRate }: { deal: DealWithReviews; onRate: () => void 
             {' · '}
             <time dateTime={deal.completedAt}>{formatDate(deal.completedAt, basis)}</time>
           </p>
+          {deal.items.length > 1 && (
+            // A bundle deal (features.md §H): every item it sold.
+            <ul aria-label={`Items of ${deal.listingName}`} className="mt-2 flex flex-wrap gap-1.5">
+              {deal.items.map((item) => (
+                <li
+                  key={item.listingId}
+                  className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-medium text-slate-800"
+                >
+                  {item.listingName}
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
         {deal.canReview && (
           <Button onClick={onRate} className="shrink-0">

@@ -1,7 +1,7 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { TRUST_MESSAGES, type Profile, type Review } from '@campus/contract';
+import { BUNDLE_LIMITS, BUNDLE_MESSAGES, TRUST_MESSAGES, type Profile, type Review } from '@campus/contract';
 import { ApiError } from '../../../api/client';
 import { getProfile, getReviews, trustKeys } from '../../../api/trust';
 import { useCurrentUser } from '../../../session/useCurrentUser';
@@ -13,6 +13,9 @@ import { ShieldIcon } from '../../../ui/icons';
 import { PageContainer } from '../../../ui/PageContainer';
 import { PageSpinner } from '../../../ui/Spinner';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
+import { BundleToggle } from '../../deals/bundle/BundleToggle';
+import { BundleTray } from '../../deals/bundle/BundleTray';
+import { useBundlePicks } from '../../deals/bundle/useBundlePicks';
 import { ListingGrid } from '../../listings/components/ListingGrid';
 import { BlockButton } from '../../safety/BlockButton';
 import { ReportButton } from '../../safety/ReportDialog';
@@ -102,17 +105,55 @@ export default function ProfilePage() {
 
       <ReviewsSection profile={profile} />
 
-      <section aria-labelledby="listings-heading">
-        <h2 id="listings-heading" className="mb-3 text-xl font-bold text-slate-900">
-          {own ? 'Your listings for sale' : `For sale by ${profile.firstName}`}
-        </h2>
-        {profile.listings.length === 0 ? (
-          <EmptyState title={TRUST_MESSAGES.noListings} headingLevel={3} />
-        ) : (
-          <ListingGrid listings={profile.listings} label={`Listings by ${profile.firstName}`} />
-        )}
-      </section>
+      <ListingsSection profile={profile} own={own} myId={userId} />
     </PageContainer>
+  );
+}
+
+/**
+ * The seller's listings; a visitor can pick available ones into a bundle and make one offer for
+ * them all (features.md §H).
+ */
+function ListingsSection({ profile, own, myId }: { profile: Profile; own: boolean; myId: number | null }) {
+  const bundle = useBundlePicks(profile.id);
+  const canBundle = !own && myId !== null;
+  const available = profile.listings.filter((l) => l.status === 'AVAILABLE').map((l) => l.id);
+  const { keepOnly } = bundle;
+  const availableKey = available.join(',');
+  useEffect(() => {
+    // A picked listing that was reserved or sold meanwhile leaves the tray.
+    keepOnly(availableKey ? availableKey.split(',').map(Number) : []);
+  }, [availableKey, keepOnly]);
+  return (
+    <section aria-labelledby="listings-heading">
+      <h2 id="listings-heading" className="mb-1 text-xl font-bold text-slate-900">
+        {own ? 'Your listings for sale' : `For sale by ${profile.firstName}`}
+      </h2>
+      {canBundle && available.length >= BUNDLE_LIMITS.minListings && (
+        <p className="mb-3 text-sm text-slate-600">{BUNDLE_MESSAGES.trayHint}</p>
+      )}
+      {profile.listings.length === 0 ? (
+        <EmptyState title={TRUST_MESSAGES.noListings} headingLevel={3} />
+      ) : (
+        <ListingGrid
+          listings={profile.listings}
+          label={`Listings by ${profile.firstName}`}
+          renderActions={
+            canBundle && available.length >= BUNDLE_LIMITS.minListings
+              ? (l) => (l.status === 'AVAILABLE' ? <BundleToggle listing={l} bundle={bundle} /> : null)
+              : undefined
+          }
+        />
+      )}
+      {canBundle && (
+        <BundleTray
+          bundle={bundle}
+          listings={profile.listings}
+          sellerFirstName={profile.firstName}
+          myId={myId}
+        />
+      )}
+    </section>
   );
 }
 
