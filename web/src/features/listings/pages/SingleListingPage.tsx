@@ -13,6 +13,7 @@ import { ConditionChip } from '../components/ConditionChip';
 import { OwnerPanel } from '../components/OwnerPanel';
 import { PhotoGallery } from '../components/PhotoGallery';
 import { SaveButton } from '../components/SaveButton';
+import { ShareButton } from '../components/ShareButton';
 import { StatusBadge } from '../components/SoldBadge';
 import { VisitorPanel } from '../components/VisitorPanel';
 import { actionBarState, ListingActionBar } from '../components/ListingActionBar';
@@ -152,8 +153,11 @@ export default function SingleListingPage() {
               <p className="text-3xl font-bold text-brand-800 tabular-nums">{formatDollars(listing.price)}</p>
               <StatusBadge listing={listing} />
               <ConditionChip condition={listing.condition} className="px-2.5 py-1 text-sm" />
-              {userId !== null && !isOwner && (
-                <SaveButton listing={listing} variant="inline" className="ml-auto" />
+              {userId !== null && (
+                <div className="ml-auto flex gap-2">
+                  <ShareButton listing={listing} />
+                  {!isOwner && <SaveButton listing={listing} variant="inline" />}
+                </div>
               )}
             </div>
             {(listing.courseCode || listing.isbn) && (
