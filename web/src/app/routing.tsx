@@ -167,76 +167,22 @@ export function AppRoutes({ routes }: { routes: RouteObject[] }) {
 }
 
 const SCROLL_KEY = 'campus:scroll';
-/** How long a restore waits for the page to grow tall enough (its chunk, its data). */
-const RESTORE_WAIT_MS = 1500;
-
-/** Positions by history entry key: read once from sessionStorage, written back as they change. */
-let positions: Record<string, number> | null = null;
-let persistTimer: ReturnType<typeof setTimeout> | undefined;
 
 function savedPositions(): Record<string, number> {
-  if (positions === null) {
-    try {
-      positions = JSON.parse(sessionStorage.getItem(SCROLL_KEY) ?? '{}') as Record<string, number>;
-    } catch {
-      positions = {};
-    }
+  try {
+    return JSON.parse(sessionStorage.getItem(SCROLL_KEY) ?? '{}') as Record<string, number>;
+  } catch {
+    return {};
   }
-  return positions;
-}
-
-function remember(key: string, y: number): void {
-  savedPositions()[key] = y;
-  clearTimeout(persistTimer);
-  persistTimer = setTimeout(() => {
-    try {
-      sessionStorage.setItem(SCROLL_KEY, JSON.stringify(savedPositions()));
-    } catch {
-      // Storage full or blocked: Back then opens at the top, nothing worse.
-    }
-  }, 200);
-}
-
-/**
- * Whether this document was opened by Back/Forward (its history entry existed before the load):
- * only then is a position saved for its first location one to go back to. A fresh load — a link,
- * a typed address, a new tab — carries the initial key `default` too, and must open at the top.
- */
-function documentCameBack(): boolean {
-  const entry = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
-  return entry?.type === 'back_forward';
-}
-
-/**
- * Scrolls to `y` once the page is tall enough: a page coming back may still be loading its chunk
- * or data. Gives up when the student scrolls or after RESTORE_WAIT_MS. Returns a cancel.
- */
-function scrollWhenTallEnough(y: number): () => void {
-  const until = performance.now() + RESTORE_WAIT_MS;
-  let frame = 0;
-  const stop = () => {
-    cancelAnimationFrame(frame);
-    for (const type of ['wheel', 'touchstart', 'keydown'] as const) window.removeEventListener(type, stop);
-  };
-  const attempt = () => {
-    window.scrollTo(0, y);
-    if (Math.abs(window.scrollY - y) > 1 && performance.now() < until) frame = requestAnimationFrame(attempt);
-    else stop();
-  };
-  for (const type of ['wheel', 'touchstart', 'keydown'] as const)
-    window.addEventListener(type, stop, { passive: true });
-  attempt();
-  return stop;
 }
 
 /**
  * Top of the page on every new history entry; on Back/Forward within the session the position the
- * entry was left at, as the data router's `<ScrollRestoration>` did. Positions are recorded as the
- * student scrolls (by the time a route change commits, the next page has replaced the DOM and the
- * window may already be clamped to its top) and kept in sessionStorage, so Back into this document
- * after a reload finds them. The first location of a document is restored only when the browser came
- * back to it: React Router reports every first render as a POP, and a fresh load's entry shares the
- * key `default` with whatever the tab loaded before.
+ * entry was left at (kept in sessionStorage, so it survives a reload), as the data router's
+ * `<ScrollRestoration>` did. React Router reports a document's first render as a POP under the key
+ * `default` — whatever the tab loaded before saved a position under that key too — so the first
+ * location is restored only when the browser came back to this document (navigation timing
+ * `back_forward`), never on a fresh load (a link, a typed address).
  */
 export function ScrollRestorer() {
   const location = useLocation();
@@ -246,28 +192,21 @@ export function ScrollRestorer() {
     const first = firstRender.current;
     firstRender.current = false;
     if (location.hash) return undefined;
-    const restore = navigationType === 'POP' && (!first || documentCameBack());
-    const saved = restore ? savedPositions()[location.key] : undefined;
-    if (saved) return scrollWhenTallEnough(saved);
-    window.scrollTo(0, 0);
-    return undefined;
-  }, [location.key, location.hash, navigationType]);
-  // A layout effect: its cleanup runs in the commit that changes the route, before the browser
-  // reports the clamp of the shorter next page as a scroll of this entry.
-  useLayoutEffect(() => {
-    let frame = 0;
-    const onScroll = () => {
-      if (frame) return;
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        remember(location.key, window.scrollY);
-      });
-    };
-    window.addEventListener('scroll', onScroll, { passive: true });
+    const cameBack =
+      !first ||
+      (performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined)?.type ===
+        'back_forward';
+    const saved = navigationType === 'POP' && cameBack ? savedPositions()[location.key] : undefined;
+    window.scrollTo(0, saved ?? 0);
     return () => {
-      window.removeEventListener('scroll', onScroll);
-      cancelAnimationFrame(frame);
+      const positions = savedPositions();
+      positions[location.key] = window.scrollY;
+      try {
+        sessionStorage.setItem(SCROLL_KEY, JSON.stringify(positions));
+      } catch {
+        // Storage full or blocked: Back then opens at the top, nothing worse.
+      }
     };
-  }, [location.key]);
+  }, [location.key, location.hash, navigationType]);
   return null;
 }

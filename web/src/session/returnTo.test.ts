@@ -4,7 +4,7 @@
  * an open redirect.
  */
 import { describe, expect, it } from 'vitest';
-import { fromPathOf, nextQuery, returnPathOf, safeReturnPath } from './navigation';
+import { fromPathOf, nextQuery, returnPathOf, safeReturnPath } from './returnTo';
 
 describe('return after login', () => {
   it('keeps a path of this app with its query and hash', () => {

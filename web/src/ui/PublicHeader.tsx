@@ -1,7 +1,6 @@
 import { Link, useLocation } from 'react-router';
 import { MESSAGES } from '@campus/contract';
 import { logout } from '../session/logout';
-import { nextQuery, returnPathOf, safeReturnPath } from '../session/navigation';
 import { buttonClasses } from './Button';
 import { Logo } from './Logo';
 
@@ -10,9 +9,7 @@ import { Logo } from './Logo';
  * and /addlisting (when those screens use this header), and 'Login' on the other public screens.
  */
 export function PublicHeader() {
-  const { pathname, search, state } = useLocation();
-  // Where the visitor was going (a shared listing) goes along between login and sign-up.
-  const next = nextQuery(returnPathOf(state, search) ?? safeReturnPath(pathname));
+  const { pathname } = useLocation();
   let action;
   if (pathname === '/changePass' || pathname === '/addlisting') {
     action = (
@@ -22,13 +19,13 @@ export function PublicHeader() {
     );
   } else if (pathname === '/login') {
     action = (
-      <Link to={`/signup${next}`} className={buttonClasses('primary', 'sm')}>
+      <Link to="/signup" className={buttonClasses('primary', 'sm')}>
         {MESSAGES.signUpLink}
       </Link>
     );
   } else {
     action = (
-      <Link to={`/login${next}`} className={buttonClasses('secondary', 'sm')}>
+      <Link to="/login" className={buttonClasses('secondary', 'sm')}>
         Login
       </Link>
     );

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { nextQuery, returnPathOf } from '../../../session/navigation';
+import { nextQuery, returnPathOf } from '../../../session/returnTo';
 import { LIMITS, MESSAGES, signUpSchema } from '@campus/contract';
 import { firstError } from '../../../ui/schemaErrors';
 import { signUp } from '../../../api/accounts';

@@ -13,7 +13,7 @@ import { CodeField } from '../components/CodeField';
 import { CodeHints } from '../components/CodeHints';
 import { EmailField } from '../components/EmailField';
 import { emailFromState } from '../state';
-import { nextQuery, returnPathOf } from '../../../session/navigation';
+import { nextQuery, returnPathOf } from '../../../session/returnTo';
 import { codeError, emailError, focusFirstError, normalizeEmail } from '../validation';
 
 const RESEND_COOLDOWN_S = 30;

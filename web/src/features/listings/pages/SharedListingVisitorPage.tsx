@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
 import { formatDollars, SHARE_MESSAGES, type ListingPreview } from '@campus/contract';
 import { getListingPreview } from '../../../api/listings';
-import { nextQuery } from '../../../session/navigation';
+import { nextQuery } from '../../../session/returnTo';
 import { ButtonLink } from '../../../ui/Button';
 import { ChatIcon, CheckIcon, PinIcon, TagIcon } from '../../../ui/icons';
 import { PageContainer } from '../../../ui/PageContainer';
