@@ -1,11 +1,4 @@
-import {
-  LIMITS,
-  type Category,
-  type Condition,
-  type Listing,
-  type ListingPreview,
-  type Sort,
-} from '@campus/contract';
+import { LIMITS, type Category, type Condition, type Listing, type Sort } from '@campus/contract';
 import { api, apiRequestWithResponse, toFormData, type RequestOptions } from './client';
 
 /**
@@ -213,9 +206,4 @@ export function setListingSaved(id: number, saved: boolean): Promise<{ id: numbe
   return saved
     ? api.put<{ id: number; savedByMe: boolean }>(`/listings/${id}/save`)
     : api.delete<{ id: number; savedByMe: boolean }>(`/listings/${id}/save`);
-}
-
-/** GET /public/listings/{id}/preview: what a shared link shows someone who is not logged in. */
-export function getListingPreview(id: number, signal?: AbortSignal): Promise<ListingPreview> {
-  return api.get<ListingPreview>(`/public/listings/${id}/preview`, { signal, auth: false });
 }

@@ -258,13 +258,6 @@ export function CategoryIcon({ category, ...rest }: IconProps & { category: Cate
 }
 
 /** Outline heart; `filled` paints it (a saved listing). */
-/** Share: a box with an arrow out of it (the share sheet's own symbol on phones). */
-export const ShareIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M12 3v12M8 7l4-4 4 4" />
-    <path d="M6 11H5a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-8a1 1 0 0 0-1-1h-1" />
-  </Svg>
-);
 export const HeartIcon = ({ filled = false, ...p }: IconProps & { filled?: boolean }) => (
   <Svg {...p} fill={filled ? 'currentColor' : 'none'}>
     <path d="M12 20.5s-7.5-4.6-7.5-10.2A4.3 4.3 0 0 1 12 7.6a4.3 4.3 0 0 1 7.5 2.7c0 5.6-7.5 10.2-7.5 10.2Z" />

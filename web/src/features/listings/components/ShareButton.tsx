@@ -1,7 +1,28 @@
 import { CONDITION_LABELS, formatDollars, SHARE_MESSAGES, type Listing } from '@campus/contract';
 import { cx } from '../../../ui/cx';
-import { ShareIcon } from '../../../ui/icons';
 import { toast } from '../../../ui/toast';
+
+/** Share: a box with an arrow out of it (the share sheet's own symbol on phones). */
+function ShareIcon() {
+  return (
+    <svg
+      width={20}
+      height={20}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      className="text-slate-600"
+    >
+      <path d="M12 3v12M8 7l4-4 4 4" />
+      <path d="M6 11H5a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-8a1 1 0 0 0-1-1h-1" />
+    </svg>
+  );
+}
 
 /** The listing's address on this site, without the query or state of the page it was opened from. */
 export function listingLink(id: number): string {
@@ -73,7 +94,7 @@ export function ShareButton({ listing, className }: { listing: Listing; classNam
         className,
       )}
     >
-      <ShareIcon size={20} className="text-slate-600" />
+      <ShareIcon />
       {SHARE_MESSAGES.share}
       <span className="sr-only"> {listing.name}</span>
     </button>

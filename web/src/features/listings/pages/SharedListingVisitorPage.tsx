@@ -1,16 +1,32 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
-import { formatDollars, SHARE_MESSAGES, type ListingPreview } from '@campus/contract';
-import { getListingPreview } from '../../../api/listings';
+import {
+  CONDITION_LABELS,
+  formatDollars,
+  SHARE_MESSAGES,
+  type ImageVariantFormat,
+  type ImageVariants,
+  type ListingPreview,
+} from '@campus/contract';
+import { api, apiUrl } from '../../../api/client';
 import { nextQuery } from '../../../session/returnTo';
 import { ButtonLink } from '../../../ui/Button';
-import { ChatIcon, CheckIcon, PinIcon, TagIcon } from '../../../ui/icons';
+import { CategoryIcon, ChatIcon, CheckIcon, PinIcon, TagIcon } from '../../../ui/icons';
 import { PageContainer } from '../../../ui/PageContainer';
 import { Spinner } from '../../../ui/Spinner';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
-import { ConditionChip } from '../components/ConditionChip';
-import { ListingImage } from '../components/ListingImage';
-import { StatusBadge } from '../components/SoldBadge';
+
+/** GET /public/listings/{id}/preview: what a shared link shows someone who is not logged in. */
+function getListingPreview(id: number, signal?: AbortSignal): Promise<ListingPreview> {
+  return api.get<ListingPreview>(`/public/listings/${id}/preview`, { signal, auth: false });
+}
+
+/** `srcset` of one format (contract `variantSrcset`, on the API's origin). */
+function srcsetOf(variants: ImageVariants, format: ImageVariantFormat): string {
+  return variants.widths
+    .map((w) => `${apiUrl(variants.url.replace('{width}', String(w)).replace('{format}', format))} ${w}w`)
+    .join(', ');
+}
 
 /** The listing id of a `/single_listing/:id` path (0 for one no listing has). */
 function idOf(pathname: string): number {
@@ -18,23 +34,49 @@ function idOf(pathname: string): number {
   return raw ? Number(raw) : 0;
 }
 
+/**
+ * The photo, name, price, condition and campus. Drawn here rather than with the listing page's
+ * components, so that this chunk shares none of theirs and the dashboard's first visit stays as it
+ * was (the bundler would split their common chunk).
+ */
 function PreviewCard({ preview }: { preview: ListingPreview }) {
-  const listing = { isSold: preview.status === 'SOLD', status: preview.status };
+  const variants = preview.imageVariants;
   return (
     <div className="grid gap-5 lg:grid-cols-[minmax(0,7fr)_minmax(0,5fr)] lg:gap-10">
-      <div className="relative">
-        <ListingImage
-          src={preview.imageUrl}
-          alt={preview.name}
-          category={preview.category}
-          variants={preview.imageVariants}
-          sizes="(min-width: 1024px) 640px, 100vw"
-          width={1280}
-          height={960}
-          priority
-          className="aspect-[4/3] w-full rounded-2xl"
-        />
-        <StatusBadge listing={listing} className="absolute top-4 left-4 px-3 py-1 text-sm" />
+      <div className="relative aspect-[4/3] w-full overflow-hidden rounded-2xl bg-slate-100">
+        {preview.imageUrl ? (
+          <picture>
+            {variants?.formats.map((format) => (
+              <source
+                key={format}
+                type={`image/${format}`}
+                srcSet={srcsetOf(variants, format)}
+                sizes="(min-width: 1024px) 640px, 100vw"
+              />
+            ))}
+            <img
+              src={apiUrl(preview.imageUrl)}
+              alt={preview.name}
+              width={1280}
+              height={960}
+              fetchPriority="high"
+              className="absolute inset-0 h-full w-full object-cover"
+            />
+          </picture>
+        ) : (
+          <div
+            role="img"
+            aria-label={`${preview.name} (no photo)`}
+            className="absolute inset-0 flex items-center justify-center text-slate-500"
+          >
+            <CategoryIcon category={preview.category} size={48} />
+          </div>
+        )}
+        {preview.status === 'SOLD' && (
+          <span className="absolute top-4 left-4 rounded-full bg-slate-900/85 px-3 py-1 text-sm font-bold tracking-wide text-white uppercase">
+            Sold
+          </span>
+        )}
       </div>
       <div className="min-w-0">
         <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">
@@ -42,7 +84,12 @@ function PreviewCard({ preview }: { preview: ListingPreview }) {
         </h1>
         <div className="mt-3 flex flex-wrap items-center gap-3">
           <p className="text-3xl font-bold text-brand-800 tabular-nums">{formatDollars(preview.price)}</p>
-          <ConditionChip condition={preview.condition} className="px-2.5 py-1 text-sm" />
+          {preview.condition && (
+            <span className="rounded-full border border-emerald-200 bg-emerald-50 px-2.5 py-1 text-sm font-semibold text-emerald-800">
+              <span className="sr-only">Condition: </span>
+              {CONDITION_LABELS[preview.condition]}
+            </span>
+          )}
         </div>
         <p className="mt-3 flex items-center gap-1.5 text-slate-700">
           <PinIcon size={18} className="shrink-0 text-brand-700" />
