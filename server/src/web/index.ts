@@ -214,8 +214,10 @@ export async function registerWeb(
       read && (isPagePath(pathOf(request.url)) || (request.headers.accept ?? '').includes('text/html'));
     if (hasWeb && wantsHtml) {
       const encoding = preferredEncoding(String(request.headers['accept-encoding'] ?? ''));
-      const head = await listingPageHead(app, request);
-      const rendered = renderer ? await renderPage(app, renderer, request, renderBudgetMs) : null;
+      const [head, rendered] = await Promise.all([
+        listingPageHead(app, request),
+        renderer ? renderPage(app, renderer, request, renderBudgetMs) : null,
+      ]);
       const html = rendered !== null && head ? head(rendered) : rendered;
       if (html !== null) {
         // The page holds the student's own data: never kept by a shared cache, always revalidated.

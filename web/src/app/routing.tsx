@@ -198,9 +198,17 @@ export function ScrollRestorer() {
         'back_forward';
     const saved = navigationType === 'POP' && cameBack ? savedPositions()[location.key] : undefined;
     window.scrollTo(0, saved ?? 0);
+    // The position as the student left it: by the time this cleanup runs the next page may have
+    // replaced the DOM, and the window's own scrollY be clamped to that page's height.
+    let left = window.scrollY;
+    const onScroll = () => {
+      left = window.scrollY;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
     return () => {
+      window.removeEventListener('scroll', onScroll);
       const positions = savedPositions();
-      positions[location.key] = window.scrollY;
+      positions[location.key] = left;
       try {
         sessionStorage.setItem(SCROLL_KEY, JSON.stringify(positions));
       } catch {
