@@ -86,6 +86,11 @@ export const campusSettingsSchema = z.object({
   moderators: z.array(z.string().trim().toLowerCase().email()).max(CAMPUS_LIMITS.moderatorsMax).optional(),
   hosts: z.array(z.string().trim().toLowerCase().min(1).max(253)).max(CAMPUS_LIMITS.hostsMax).optional(),
   sso: campusSsoSchema.nullable().optional(),
+  /**
+   * Whether a shared listing link previews the item (name, price, cover photo) to chat apps and to
+   * a visitor who is not logged in. Default on; off, the link shows the generic Campus Market card.
+   */
+  linkPreviews: z.boolean().optional(),
   default: z.boolean().optional(),
 });
 export type CampusSettingsInput = z.input<typeof campusSettingsSchema>;

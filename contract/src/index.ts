@@ -27,3 +27,4 @@ export * from './time-zone.js';
 export * from './campuses.js';
 export * from './freshness.js';
 export * from './claims.js';
+export * from './share.js';

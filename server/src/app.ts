@@ -29,6 +29,7 @@ import { checkLogin, registerSafety, safetyGuards } from './safety/index.js';
 import { announceDealMessage, registerNotifications } from './notifications/index.js';
 import { createMailer, outboxRoutes, registerMailJobs, type Mailer } from './mail/index.js';
 import { registerMediaJobs } from './media/index.js';
+import { registerShare } from './share/index.js';
 import { registerWeb } from './web/index.js';
 
 export interface BuildOptions {
@@ -247,6 +248,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   await registerTrust(app, ctx, listings);
   await registerSafety(app, ctx, guards, listings, deals);
   await registerNotifications(app, ctx, chat);
+  await registerShare(app, ctx);
   // A deal message tells the other student, in the deal change's own transaction.
   ctx.domainEvents.inTransaction('deal.messagePosted', (trx, m) =>
     announceDealMessage(ctx, trx, m.notice, m.card, m.senderId, m.body),

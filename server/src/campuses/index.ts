@@ -22,7 +22,7 @@ export {
 
 /** Upserts the configured campuses (start-up, every process) and returns them as the app reads them. */
 export async function loadCampuses(db: Db, settings: CampusSettings[], now: number): Promise<Campuses> {
-  return new Campuses(await acrossCampuses(() => syncCampuses(db.kysely, settings, now)));
+  return new Campuses(await acrossCampuses(() => syncCampuses(db.kysely, settings, now)), settings);
 }
 
 export async function registerCampuses(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -17,11 +17,16 @@ export interface Campus {
   moderators: readonly string[];
   hosts: readonly string[];
   sso: CampusSso | null;
+  /**
+   * Shared listing links preview the item (CAMPUSES `linkPreviews`, default on). Not stored: it is
+   * read from the configuration every process starts with; a closed campus keeps the default.
+   */
+  linkPreviews: boolean;
   isDefault: boolean;
   closed: boolean;
 }
 
-function fromRow(row: CampusRow): Campus {
+function fromRow(row: CampusRow, linkPreviews: boolean): Campus {
   return {
     id: row.id,
     slug: row.slug,
@@ -34,6 +39,7 @@ function fromRow(row: CampusRow): Campus {
     moderators: JSON.parse(row.moderators) as string[],
     hosts: JSON.parse(row.hosts) as string[],
     sso: row.sso ? (JSON.parse(row.sso) as CampusSso) : null,
+    linkPreviews,
     isDefault: row.is_default === 1,
     closed: row.closed_at !== null,
   };
@@ -57,8 +63,10 @@ export class Campuses {
   /** Sorted once: campuses change only with a restart, and the picker asks on every visit. */
   private readonly openByName: readonly Campus[];
 
-  constructor(rows: CampusRow[]) {
-    const campuses = rows.filter((r) => r.slug !== '').map(fromRow);
+  /** `settings`: what the configuration says beyond the rows (link previews), by slug. */
+  constructor(rows: CampusRow[], settings: readonly { slug: string; linkPreviews: boolean }[] = []) {
+    const previews = new Map(settings.map((s) => [s.slug, s.linkPreviews]));
+    const campuses = rows.filter((r) => r.slug !== '').map((r) => fromRow(r, previews.get(r.slug) ?? true));
     for (const campus of campuses) {
       this.byIdMap.set(campus.id, campus);
       this.bySlugMap.set(campus.slug, campus);

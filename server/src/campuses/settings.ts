@@ -24,6 +24,8 @@ export interface CampusSettings {
   moderators: string[];
   hosts: string[];
   sso: CampusSso | null;
+  /** Shared listing links preview the item to anyone (default on; docs/decisions.md). */
+  linkPreviews: boolean;
   isDefault: boolean;
 }
 
@@ -67,6 +69,7 @@ export function legacyCampus(legacy: LegacyCampus): CampusSettings {
     moderators: legacy.moderators,
     hosts: [],
     sso: null,
+    linkPreviews: true,
     isDefault: true,
   };
 }
@@ -122,6 +125,7 @@ export function parseCampuses(
       moderators: [...new Set(c.moderators ?? [])],
       hosts: [...new Set(c.hosts ?? [])],
       sso: c.sso ?? null,
+      linkPreviews: c.linkPreviews ?? true,
       isDefault: explicitDefault === -1 ? index === 0 : index === explicitDefault,
     };
   });

@@ -20,6 +20,7 @@ export type { ListingRow, ListingWithSeller } from './store.js';
 export {
   browse as browseListingRows,
   findById as findListingRow,
+  findPreviewRow as findListingPreviewRow,
   insertListing,
   isRemoved as isListingRemoved,
   toggleSold as toggleListingSold,

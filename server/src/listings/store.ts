@@ -145,6 +145,30 @@ export function isRemoved(row: { moderation: string | null }): boolean {
   return row.moderation === 'REMOVED';
 }
 
+/**
+ * What a shared link previews of a listing, whichever campus it is on (the caller checks that the
+ * campus is the one served at the link's address, and reads inside acrossCampuses): no seller, no
+ * description.
+ */
+export function findPreviewRow(db: Executor, id: number) {
+  return db
+    .selectFrom('listings')
+    .select([
+      'id',
+      'campus_id',
+      'name',
+      'category',
+      'price_cents',
+      'condition',
+      'status',
+      'image_key',
+      'thumb_key',
+      'moderation',
+    ])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** A listing of one campus by id: another campus's id is not found, like an unknown one. */
 export function findById(db: Executor, campusId: number, id: number): Promise<ListingWithSeller | undefined> {
   return withSeller(db)

@@ -15,7 +15,8 @@ import { MESSAGES } from '@campus/contract';
 import { MOVED_PAGES, isPagePath } from '@campus/contract/pages';
 import { TOKEN_COOKIE, readCookie } from '@campus/contract/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { campusFor } from '../campuses/index.js';
+import { campusBaseUrl, campusFor } from '../campuses/index.js';
+import { genericMeta, listingIdOfPage, listingMeta, sharedListing, withPageMeta } from '../share/index.js';
 import { loadPageChunks, preloadInShell } from './pageChunks.js';
 import { loadRenderer, type PageRenderer } from './renderer.js';
 
@@ -155,6 +156,26 @@ function registerMovedPages(app: FastifyInstance): void {
   });
 }
 
+/**
+ * A listing page's head: the listing's preview tags when it may be previewed at this address, the
+ * generic Campus Market ones otherwise (docs/decisions.md "Sharing and link previews"). Null for
+ * any other page, which keeps the shell's own head. The same for every client: a preview bot has
+ * no cookie, and the tags say nothing a visitor may not see.
+ */
+async function listingPageHead(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<((html: string) => string) | null> {
+  const pathname = pathOf(request.url);
+  const id = listingIdOfPage(pathname);
+  if (id === null) return null;
+  const shared = id === 0 ? null : await sharedListing(app.ctx, request.hostname, id);
+  if (shared) return (html) => withPageMeta(html, listingMeta(shared), shared.preview.imageUrl !== null);
+  const campus = app.ctx.campuses.forHost(request.hostname) ?? app.ctx.campuses.default;
+  const meta = genericMeta(campusBaseUrl(app.ctx.config.publicUrl, campus), pathname);
+  return (html) => withPageMeta(html, meta, false);
+}
+
 /** Serves the built SPA: page paths and GETs that want HTML get the page, API misses a JSON 404. */
 export async function registerWeb(
   app: FastifyInstance,
@@ -193,7 +214,11 @@ export async function registerWeb(
       read && (isPagePath(pathOf(request.url)) || (request.headers.accept ?? '').includes('text/html'));
     if (hasWeb && wantsHtml) {
       const encoding = preferredEncoding(String(request.headers['accept-encoding'] ?? ''));
-      const html = renderer ? await renderPage(app, renderer, request, renderBudgetMs) : null;
+      const [head, rendered] = await Promise.all([
+        listingPageHead(app, request),
+        renderer ? renderPage(app, renderer, request, renderBudgetMs) : null,
+      ]);
+      const html = rendered !== null && head ? head(rendered) : rendered;
       if (html !== null) {
         // The page holds the student's own data: never kept by a shared cache, always revalidated.
         return sendHtml(reply, await encode(html, encoding), encoding, {
@@ -202,6 +227,13 @@ export async function registerWeb(
         });
       }
       const chunks = pageChunks(request.url);
+      if (head) {
+        // Tags of one listing: made for this request, not kept with the shared shells.
+        return sendHtml(reply, await encode(head(preloadInShell(shell, chunks)), encoding), encoding, {
+          'cache-control': 'no-cache',
+          vary: 'Accept-Encoding',
+        });
+      }
       if (chunks.length === 0) return reply.header('cache-control', 'no-cache').sendFile('index.html');
       const key = `${chunks.join(' ')}|${encoding}`;
       let encoded = shells.get(key);

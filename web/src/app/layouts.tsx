@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { setUnauthorizedHandler } from '../api/client';
 import { LiveUnreadProvider } from '../features/chat/LiveUnreadProvider';
@@ -7,6 +7,7 @@ import { RequireAuth } from '../session/RequireAuth';
 import { ScrollRestorer, useRouteHandles } from './routing';
 import { PublicHeader } from '../ui/PublicHeader';
 import { TabBar } from '../ui/TabBar';
+import { PageSpinner } from '../ui/Spinner';
 import { TopBar } from '../ui/TopBar';
 
 /** Route `handle` understood by the layouts. */
@@ -72,6 +73,24 @@ export function PublicLayout() {
   );
 }
 
+// A shared listing's page for someone not logged in: its own chunk, loaded only by such a visit.
+const SharedListingVisitorPage = lazy(() => import('../features/listings/pages/SharedListingVisitorPage'));
+
+/**
+ * A shared listing link opened without a session shows the listing's preview and the way in
+ * (docs/decisions.md "Sharing and link previews"); every other guarded path goes to /login.
+ */
+function visitorScreen(pathname: string): ReactNode {
+  if (!/^\/single_listing\/[^/]+\/?$/i.test(pathname)) return null;
+  return (
+    <Frame header={<PublicHeader />}>
+      <Suspense fallback={<PageSpinner />}>
+        <SharedListingVisitorPage />
+      </Suspense>
+    </Frame>
+  );
+}
+
 /**
  * Screens behind the login guard (spec §2), with the logged-in top bar (and the tab bar on phones).
  * While logged in, the live chat link (one STOMP connection) keeps their unread counts current.
@@ -79,7 +98,7 @@ export function PublicLayout() {
 export function AppLayout() {
   const chrome = useChrome('app');
   return (
-    <RequireAuth>
+    <RequireAuth visitor={visitorScreen}>
       <LiveUnreadProvider>
         <NotificationsProvider>
           <Frame

@@ -20,6 +20,7 @@ import {
   useEffect,
   useLayoutEffect,
   useMemo,
+  useRef,
   type ComponentType,
   type ErrorInfo,
   type ReactNode,
@@ -176,19 +177,38 @@ function savedPositions(): Record<string, number> {
 }
 
 /**
- * Top of the page on every new history entry; on Back/Forward the position the entry was left at
- * (kept in sessionStorage, so it survives a reload), as the data router's `<ScrollRestoration>` did.
+ * Top of the page on every new history entry; on Back/Forward within the session the position the
+ * entry was left at (kept in sessionStorage, so it survives a reload), as the data router's
+ * `<ScrollRestoration>` did. React Router reports a document's first render as a POP under the key
+ * `default` — whatever the tab loaded before saved a position under that key too — so the first
+ * location is restored only when the browser came back to this document (navigation timing
+ * `back_forward`), never on a fresh load (a link, a typed address).
  */
 export function ScrollRestorer() {
   const location = useLocation();
   const navigationType = useNavigationType();
+  const firstRender = useRef(true);
   useLayoutEffect(() => {
+    const first = firstRender.current;
+    firstRender.current = false;
     if (location.hash) return undefined;
-    const saved = navigationType === 'POP' ? savedPositions()[location.key] : undefined;
+    const cameBack =
+      !first ||
+      (performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined)?.type ===
+        'back_forward';
+    const saved = navigationType === 'POP' && cameBack ? savedPositions()[location.key] : undefined;
     window.scrollTo(0, saved ?? 0);
+    // The position as the student left it: by the time this cleanup runs the next page may have
+    // replaced the DOM, and the window's own scrollY be clamped to that page's height.
+    let left = window.scrollY;
+    const onScroll = () => {
+      left = window.scrollY;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
     return () => {
+      window.removeEventListener('scroll', onScroll);
       const positions = savedPositions();
-      positions[location.key] = window.scrollY;
+      positions[location.key] = left;
       try {
         sessionStorage.setItem(SCROLL_KEY, JSON.stringify(positions));
       } catch {

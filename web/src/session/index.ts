@@ -3,4 +3,5 @@ export { decodeJwt, isTokenValid, getSessionClaims, type DecodedClaims } from '.
 export { RequireAuth } from './RequireAuth';
 export { logout } from './logout';
 export { useCurrentUser, currentUserQueryKey, type CurrentUser } from './useCurrentUser';
-export { useIsLoggedIn, fromPathOf } from './navigation';
+export { useIsLoggedIn } from './navigation';
+export { fromPathOf } from './returnTo';

@@ -6,7 +6,8 @@ import { logIn } from '../../../api/accounts';
 import { ApiError } from '../../../api/client';
 import { queryClient } from '../../../api/queryClient';
 import { sessionEndReason, setSessionEndReason } from '../../../session/endReason';
-import { fromPathOf, useIsLoggedIn } from '../../../session/navigation';
+import { useIsLoggedIn } from '../../../session/navigation';
+import { nextQuery, returnPathOf } from '../../../session/returnTo';
 import { setToken } from '../../../session/token';
 import { Button } from '../../../ui/Button';
 import { PasswordField } from '../../../ui/PasswordField';
@@ -35,6 +36,9 @@ export default function LoginPage() {
   const [submitting, setSubmitting] = useState(false);
   const [passwordChanged] = useState(() => sessionEndReason() === 'password-changed');
   const loggedIn = useIsLoggedIn();
+  // Where the student was going: the guard's `from`, or `?next=` (a shared listing, kept through
+  // sign-up and the e-mailed code). Only a path of this app (safeReturnPath).
+  const next = returnPathOf(location.state, location.search);
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -57,7 +61,7 @@ export default function LoginPage() {
       queryClient.clear();
       setSessionEndReason(null);
       setToken(token);
-      navigate(fromPathOf(location.state) ?? '/dashboard', { replace: true });
+      navigate(next ?? '/dashboard', { replace: true });
     } catch (error) {
       setSubmitting(false);
       if (error instanceof ApiError && error.status === 401) {
@@ -80,7 +84,7 @@ export default function LoginPage() {
   }
 
   // a logged-in student has nothing to do here (after a login, `navigate` wins).
-  if (loggedIn && !submitting) return <Navigate to={fromPathOf(location.state) ?? '/dashboard'} replace />;
+  if (loggedIn && !submitting) return <Navigate to={next ?? '/dashboard'} replace />;
 
   return (
     <AuthLayout
@@ -89,7 +93,10 @@ export default function LoginPage() {
       footer={
         <>
           New here?{' '}
-          <Link to="/signup" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+          <Link
+            to={`/signup${nextQuery(next)}`}
+            className="font-semibold text-brand-700 underline-offset-4 hover:underline"
+          >
             Create an account
           </Link>
         </>
@@ -105,7 +112,7 @@ export default function LoginPage() {
           <FormAlert>
             <p>{unverified.message}</p>
             <Link
-              to={`/verify?email=${encodeURIComponent(unverified.email)}`}
+              to={`/verify?email=${encodeURIComponent(unverified.email)}${next ? `&next=${encodeURIComponent(next)}` : ''}`}
               state={{ email: unverified.email }}
               className="mt-1 inline-block font-semibold underline underline-offset-4"
             >

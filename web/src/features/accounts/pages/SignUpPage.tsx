@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { nextQuery, returnPathOf } from '../../../session/returnTo';
 import { LIMITS, MESSAGES, signUpSchema } from '@campus/contract';
 import { firstError } from '../../../ui/schemaErrors';
 import { signUp } from '../../../api/accounts';
@@ -53,6 +54,9 @@ function signUpFailure(error: unknown): string {
 export default function SignUpPage() {
   useDocumentTitle('Sign up');
   const navigate = useNavigate();
+  const location = useLocation();
+  // A shared listing's visitor goes on to it after verifying and logging in.
+  const next = returnPathOf(location.state, location.search);
   const campus = useSignUpCampus();
   const campusName = campus.name ?? 'University';
   const formRef = useRef<HTMLFormElement>(null);
@@ -87,7 +91,7 @@ export default function SignUpPage() {
         password: values.password,
       });
       toast.success(MESSAGES.sendingCode, { id });
-      navigate('/verify', { state: { email } });
+      navigate(`/verify${nextQuery(next)}`, { state: { email } });
     } catch (error) {
       const message = signUpFailure(error);
       toast.error(message, { id });
@@ -108,7 +112,10 @@ export default function SignUpPage() {
       footer={
         <>
           Already have an account?{' '}
-          <Link to="/login" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+          <Link
+            to={`/login${nextQuery(next)}`}
+            className="font-semibold text-brand-700 underline-offset-4 hover:underline"
+          >
             Log in
           </Link>
         </>

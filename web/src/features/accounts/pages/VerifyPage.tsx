@@ -13,6 +13,7 @@ import { CodeField } from '../components/CodeField';
 import { CodeHints } from '../components/CodeHints';
 import { EmailField } from '../components/EmailField';
 import { emailFromState } from '../state';
+import { nextQuery, returnPathOf } from '../../../session/returnTo';
 import { codeError, emailError, focusFirstError, normalizeEmail } from '../validation';
 
 const RESEND_COOLDOWN_S = 30;
@@ -32,6 +33,8 @@ export default function VerifyPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const knownEmail = emailFromState(location.state) ?? params.get('email');
+  // Where the student was going before signing up (a shared listing): kept through login.
+  const next = returnPathOf(location.state, location.search);
   const formRef = useRef<HTMLFormElement>(null);
   const [email, setEmail] = useState(knownEmail ?? '');
   const [code, setCode] = useState('');
@@ -59,7 +62,7 @@ export default function VerifyPage() {
     try {
       await verifyEmail({ email: address, token: Number(code) });
       toast.success(MESSAGES.verified, { id });
-      navigate('/login', { state: { email: address } });
+      navigate(`/login${nextQuery(next)}`, { state: { email: address } });
     } catch (error) {
       toast.error(verifyFailure(error), { id });
       setSubmitting(false);
@@ -106,7 +109,10 @@ export default function VerifyPage() {
       footer={
         <>
           Already verified?{' '}
-          <Link to="/login" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+          <Link
+            to={`/login${nextQuery(next)}`}
+            className="font-semibold text-brand-700 underline-offset-4 hover:underline"
+          >
             Log in
           </Link>
         </>

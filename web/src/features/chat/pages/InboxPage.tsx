@@ -1,5 +1,5 @@
 import { useLocation, useNavigate } from 'react-router';
-import { fromPathOf } from '../../../session/navigation';
+import { fromPathOf } from '../../../session/returnTo';
 import { Button } from '../../../ui/Button';
 import { ChatIcon, CloseIcon } from '../../../ui/icons';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';

@@ -14,6 +14,7 @@ import { ConditionChip } from '../components/ConditionChip';
 import { OwnerPanel } from '../components/OwnerPanel';
 import { PhotoGallery } from '../components/PhotoGallery';
 import { SaveButton } from '../components/SaveButton';
+import { ShareButton } from '../components/ShareButton';
 import { StatusBadge } from '../components/SoldBadge';
 import { VisitorPanel } from '../components/VisitorPanel';
 import { ClaimPanel } from '../../claims/ClaimPanel';
@@ -161,8 +162,11 @@ export default function SingleListingPage() {
               {/* Beside the price "Free" says it already: the badge is for Reserved and Sold. */}
               <StatusBadge listing={{ ...listing, free: false }} />
               <ConditionChip condition={listing.condition} className="px-2.5 py-1 text-sm" />
-              {userId !== null && !isOwner && (
-                <SaveButton listing={listing} variant="inline" className="ml-auto" />
+              {userId !== null && (
+                <div className="ml-auto flex gap-2">
+                  <ShareButton listing={listing} />
+                  {!isOwner && <SaveButton listing={listing} variant="inline" />}
+                </div>
               )}
             </div>
             {(listing.courseCode || listing.isbn) && (
