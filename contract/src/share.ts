@@ -56,7 +56,8 @@ export const SHARE_MESSAGES = {
 export function previewDescription(
   preview: Pick<ListingPreview, 'price' | 'condition' | 'status' | 'campusName'>,
 ): string {
-  const parts = [formatDollars(preview.price)];
+  // A price of 0 is a free item (features.md §H): the preview says so, not "$0".
+  const parts = [preview.price === 0 ? 'Free' : formatDollars(preview.price)];
   if (preview.status === 'SOLD') parts.push('Sold');
   if (preview.condition) parts.push(CONDITION_LABELS[preview.condition]);
   parts.push(`on Campus Market at ${preview.campusName}`);
