@@ -1,6 +1,6 @@
 import { z } from './zod.js';
 import { amountSchema, DEALS_MESSAGES } from './deals.js';
-import { dbIdSchema } from './ids.js';
+import { dbIdSchema } from './id-schema.js';
 import { formatDollars } from './money.js';
 
 /**

@@ -4,7 +4,7 @@ import { CATEGORIES, type Category } from './categories.js';
 import { LISTING_STATUSES, type ListingStatus } from './deals.js';
 import type { ImageVariants } from './media.js';
 import { formatDollars } from './money.js';
-import { CONDITION_LABELS, CONDITIONS, type Condition } from './selling.js';
+import { CONDITION_LABELS, CONDITIONS, type Condition } from './selling-rules.js';
 
 /**
  * Sharing a listing (docs/decisions.md "Sharing and link previews"): what a shared link shows to

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { ChatMessage, Offer } from '@campus/contract';
 import { HandshakeIcon } from '../../ui/icons';
 import { whenText } from '../claims/when';
-import { CardFrame } from './CardFrame';
+import { CardFrame, cardAnchor } from './CardFrame';
 import type { CardWords } from './wording';
 
 /** What the pickup card says to each side, in the pickup's current state. */
@@ -46,6 +46,7 @@ export function PickupCard({
   const words = pickupWords(offer, myId, peerName);
   return (
     <CardFrame
+      anchorId={cardAnchor('offer', offer.id)}
       own={message.senderId === myId}
       kind="Free item"
       icon={<HandshakeIcon size={14} />}

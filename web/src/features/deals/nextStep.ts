@@ -18,7 +18,7 @@ export type DialogStep = Extract<
 >;
 
 export interface StepInput {
-  listing: Pick<Listing, 'id' | 'status' | 'reservedFor' | 'seller' | 'free'>;
+  listing: Pick<Listing, 'id' | 'status' | 'reservedFor' | 'seller'> & { free?: boolean };
   myId: number;
   peerId: number;
   /** The other student's first name. */
