@@ -64,6 +64,8 @@ export const listingResponse = z.object({
       }),
     )
     .describe('Up to 8; the first is the cover (= imageUrl / thumbnailUrl)'),
+  mustGoBy: z.string().nullable().describe("Moving out: the seller's move-out day while AVAILABLE"),
+  heldUntil: z.string().nullable().describe('Hold for fall: the pick-up day of a held reservation'),
   savedByMe: z.boolean().describe('The caller saved it'),
   saveCount: z.number().int().optional().describe('Seller only: how many students saved it'),
   wantedCount: z

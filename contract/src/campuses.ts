@@ -1,6 +1,7 @@
 import { z } from './zod.js';
 import type { MeetupSpot } from './deals.js';
 import { meetupSpotResponse, meetupSpotsSchema } from './deals.js';
+import { moveOutSeasonResponse, moveOutSeasonSchema, type MoveOutSeason } from './moving-out.js';
 
 /**
  * Campuses (features.md §E): one deployment serves many, each a closed marketplace. The operator
@@ -86,6 +87,8 @@ export const campusSettingsSchema = z.object({
   moderators: z.array(z.string().trim().toLowerCase().email()).max(CAMPUS_LIMITS.moderatorsMax).optional(),
   hosts: z.array(z.string().trim().toLowerCase().min(1).max(253)).max(CAMPUS_LIMITS.hostsMax).optional(),
   sso: campusSsoSchema.nullable().optional(),
+  /** The move-out season (features.md §H): the dashboard leads with the moving-out shelf. */
+  moveOutSeason: moveOutSeasonSchema.nullable().optional(),
   default: z.boolean().optional(),
 });
 export type CampusSettingsInput = z.input<typeof campusSettingsSchema>;
@@ -113,6 +116,8 @@ export interface CampusInfo {
   timeZone: string;
   /** University sign-in offered on this campus (features.md §G), or null. */
   sso: { type: 'oidc' | 'saml'; label: string } | null;
+  /** The move-out season (features.md §H), or null. */
+  moveOutSeason: MoveOutSeason | null;
 }
 
 export const campusSummaryResponse = z.object({
@@ -132,4 +137,5 @@ export const campusResponse = z.object({
   meetupSpots: z.array(meetupSpotResponse),
   timeZone: z.string(),
   sso: z.object({ type: z.enum(['oidc', 'saml']), label: z.string() }).nullable(),
+  moveOutSeason: moveOutSeasonResponse,
 }) satisfies z.ZodType<CampusInfo>;

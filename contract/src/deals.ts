@@ -1,6 +1,7 @@
 import { z } from './zod.js';
 import { dbIdSchema } from './ids.js';
 import { formatDollars, PRICE_LIMITS, readPrice } from './money.js';
+import { holdUntilSchema } from './moving-out.js';
 
 /**
  * Section A of features.md (deals): listing status and reservation, offers, meet-ups, the hand-off
@@ -170,6 +171,8 @@ export interface Offer {
   status: OfferStatus;
   createdAt: string;
   expiresAt: string;
+  /** Hold for fall (features.md §H): the day the buyer picks it up (YYYY-MM-DD), or null. */
+  holdUntil: string | null;
 }
 
 export interface MeetupSpot {
@@ -219,8 +222,11 @@ export const amountSchema = z
     return z.NEVER;
   });
 
-/** Body of POST /listings/{id}/offers and POST /offers/{id}/counter. */
-export const offerBodySchema = z.object({ amount: amountSchema }, { error: DEALS_MESSAGES.amountRequired });
+/** Body of POST /listings/{id}/offers and POST /offers/{id}/counter (a counter keeps the hold). */
+export const offerBodySchema = z.object(
+  { amount: amountSchema, holdUntil: holdUntilSchema },
+  { error: DEALS_MESSAGES.amountRequired },
+);
 export type OfferBody = z.input<typeof offerBodySchema>;
 
 /** Body of POST /meetups. startsAt is checked against the clock by the server. */
@@ -336,6 +342,7 @@ export const offerResponse = z.object({
   status: z.enum(OFFER_STATUSES),
   createdAt: z.string(),
   expiresAt: z.string().describe('A PENDING offer expires then (48 h after it was made)'),
+  holdUntil: z.string().nullable().describe('Hold for fall: the pick-up day (YYYY-MM-DD), or null'),
 }) satisfies z.ZodType<Offer>;
 
 export const meetupSpotResponse = z.object({

@@ -20,3 +20,4 @@ export * from './notifications.js';
 export * from './deals.js';
 export * from './time-zone.js';
 export * from './campuses.js';
+export * from './moving-out.js';

@@ -29,6 +29,10 @@ export interface Listing {
   courseCode: string | null;
   isbn: string | null;
   photos: ListingPhoto[];
+  /** Moving out (features.md §H): the seller's move-out day (YYYY-MM-DD) while AVAILABLE, else null. */
+  mustGoBy: string | null;
+  /** Hold for fall: RESERVED by a held offer, the pick-up day (YYYY-MM-DD), else null. */
+  heldUntil: string | null;
   /** Whether the caller saved this listing (personalised after the hot cache). */
   savedByMe: boolean;
   /** Seller only: how many students saved it. */

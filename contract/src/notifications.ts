@@ -16,6 +16,7 @@ export const NOTIFICATION_TYPES = [
   'WANTED_MATCH',
   'PRICE_DROP',
   'LISTING_REMOVED',
+  'HOLD_REMINDER',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const isNotificationType = (v: string): v is NotificationType =>
@@ -46,6 +47,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   WANTED_MATCH: 'Listings that match my wanted posts',
   PRICE_DROP: 'Price drops on saved listings',
   LISTING_REMOVED: 'Moderation of my listings',
+  HOLD_REMINDER: 'Reminders about items held for later (7 days and 1 day before)',
   CHAT_MESSAGE: 'Unread chat messages',
 };
 
@@ -209,6 +211,8 @@ export const DEAL_NOTICE = {
         return `Offer update: ${l}`;
       case 'MEETUP_PROPOSED':
         return `Meet-up proposed for ${l}`;
+      case 'HOLD_REMINDER':
+        return `Held item: hand-off of ${l} coming up`;
       case 'MEETUP_ANSWERED':
         if (state === 'CONFIRMED') return `Meet-up confirmed for ${l}`;
         if (state === 'DECLINED') return `Meet-up declined for ${l}`;

@@ -1,4 +1,11 @@
-import type { CampusInfo, CampusSso, CampusSummary, MeetupSpot, ProhibitedRule } from '@campus/contract';
+import type {
+  CampusInfo,
+  CampusSso,
+  CampusSummary,
+  MeetupSpot,
+  MoveOutSeason,
+  ProhibitedRule,
+} from '@campus/contract';
 import { currentCampusId } from '../db/campus-scope.js';
 import type { CampusRow } from './store.js';
 
@@ -17,6 +24,7 @@ export interface Campus {
   moderators: readonly string[];
   hosts: readonly string[];
   sso: CampusSso | null;
+  moveOutSeason: MoveOutSeason | null;
   isDefault: boolean;
   closed: boolean;
 }
@@ -34,6 +42,7 @@ function fromRow(row: CampusRow): Campus {
     moderators: JSON.parse(row.moderators) as string[],
     hosts: JSON.parse(row.hosts) as string[],
     sso: row.sso ? (JSON.parse(row.sso) as CampusSso) : null,
+    moveOutSeason: row.move_out_season ? (JSON.parse(row.move_out_season) as MoveOutSeason) : null,
     isDefault: row.is_default === 1,
     closed: row.closed_at !== null,
   };
@@ -142,5 +151,6 @@ export function campusInfo(campus: Campus): CampusInfo {
     timeZone: campus.timeZone,
     // University sign-in (features.md §G) is not offered yet, whatever the campus configured.
     sso: null,
+    moveOutSeason: campus.moveOutSeason ? { ...campus.moveOutSeason } : null,
   };
 }

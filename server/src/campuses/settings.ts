@@ -5,6 +5,7 @@ import {
   campusesFileSchema,
   type CampusSso,
   type MeetupSpot,
+  type MoveOutSeason,
   type ProhibitedRule,
 } from '@campus/contract';
 
@@ -24,6 +25,8 @@ export interface CampusSettings {
   moderators: string[];
   hosts: string[];
   sso: CampusSso | null;
+  /** The move-out season (features.md §H): the dashboard leads with the moving-out shelf. */
+  moveOutSeason: MoveOutSeason | null;
   isDefault: boolean;
 }
 
@@ -67,6 +70,7 @@ export function legacyCampus(legacy: LegacyCampus): CampusSettings {
     moderators: legacy.moderators,
     hosts: [],
     sso: null,
+    moveOutSeason: null,
     isDefault: true,
   };
 }
@@ -122,6 +126,7 @@ export function parseCampuses(
       moderators: [...new Set(c.moderators ?? [])],
       hosts: [...new Set(c.hosts ?? [])],
       sso: c.sso ?? null,
+      moveOutSeason: c.moveOutSeason ?? null,
       isDefault: explicitDefault === -1 ? index === 0 : index === explicitDefault,
     };
   });

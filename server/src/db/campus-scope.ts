@@ -91,6 +91,9 @@ export const CAMPUS_OWNED_TABLES = [
   'notification_prefs',
   'push_subscriptions',
   'jobs',
+  // 020_hold_and_move_out
+  'move_out_plans',
+  'move_out_prices',
 ] as const;
 export type CampusOwnedTable = (typeof CAMPUS_OWNED_TABLES)[number];
 

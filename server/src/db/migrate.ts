@@ -17,6 +17,7 @@ import { jobLanesMigration } from './migrations/013_job_lanes.js';
 import { dealsIntegrityMigration } from './migrations/014_deals_integrity.js';
 import { campusesMigration } from './migrations/015_campuses.js';
 import { listingsByCampusMigration } from './migrations/016_listings_by_campus.js';
+import { holdAndMoveOutMigration } from './migrations/020_hold_and_move_out.js';
 
 /** Migrations are plain modules bundled with the server, so the built app needs no migration folder. */
 const migrations: Record<string, (db: Db) => Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, (db: Db) => Migration> = {
   '014_deals_integrity': dealsIntegrityMigration,
   '015_campuses': campusesMigration,
   '016_listings_by_campus': listingsByCampusMigration,
+  '020_hold_and_move_out': holdAndMoveOutMigration,
 };
 
 /** Migrations rewrite tables whole, across every campus (db/campus-scope.ts). */

@@ -29,6 +29,8 @@ export interface CampusesTable {
   hosts: string;
   /** JSON CampusSso, or null */
   sso: string | null;
+  /** JSON MoveOutSeason, or null (020_hold_and_move_out) */
+  move_out_season: string | null;
   is_default: number;
   closed_at: number | null;
   created_at: number;
@@ -95,6 +97,8 @@ export interface ListingsTable {
   status: Generated<ListingStatusColumn>;
   reserved_buyer_id: number | null;
   accepted_offer_id: number | null;
+  // moving out (020_hold_and_move_out): off the market since then, or null
+  unlisted_at: Generated<number | null>;
 }
 
 export type ListingStatusColumn = 'AVAILABLE' | 'RESERVED' | 'SOLD';
@@ -365,6 +369,8 @@ export interface OffersTable {
   accepted_at: number | null;
   handoff_code: string | null;
   handoff_failures: Generated<number>;
+  // hold for fall (020_hold_and_move_out): YYYY-MM-DD, or null
+  hold_until: Generated<string | null>;
 }
 
 export interface MeetupsTable {
@@ -450,4 +456,36 @@ export interface Database {
   deals: DealsTable;
   // trust (011_trust)
   reviews: ReviewsTable;
+  // moving out (020_hold_and_move_out)
+  move_out_plans: MoveOutPlansTable;
+  move_out_prices: MoveOutPricesTable;
+}
+
+export interface MoveOutPlansTable {
+  campus_id: CampusColumn;
+  id: Generated<number>;
+  user_id: number;
+  /** YYYY-MM-DD in the campus time zone */
+  date: string;
+  /** 00:00 of `date` in the campus time zone */
+  deadline_at: number;
+  auto_drop: number;
+  floor_percent: number;
+  then_free: number;
+  version: number;
+  done_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MoveOutPricesTable {
+  campus_id: CampusColumn;
+  id: Generated<number>;
+  listing_id: number;
+  seller_id: number;
+  original_cents: number;
+  last_auto_cents: number;
+  step: number;
+  seller_priced: Generated<number>;
+  updated_at: number;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ChatModule } from '../chat/index.js';
 import type { AppContext } from '../context.js';
 import { HandoffService } from './handoff.js';
+import { registerHoldJobs } from './hold.js';
 import { MeetupsService } from './meetups.js';
 import { OffersService } from './offers.js';
 import { ListingRemoval } from './removal.js';
@@ -40,6 +41,7 @@ export async function registerDeals(
   followListingChanges(ctx, deps);
   const offers = new OffersService(ctx, deps);
   offers.registerJobs();
+  registerHoldJobs(ctx, deps);
   const meetups = new MeetupsService(ctx, deps, offers);
   const handoff = new HandoffService(ctx, deps);
   const sold = new SoldToggle(ctx, deps, offers);

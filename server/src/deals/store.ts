@@ -29,6 +29,7 @@ export function toOffer(r: OfferRow): Offer {
     status: r.status,
     createdAt: iso(r.created_at),
     expiresAt: iso(r.expires_at),
+    holdUntil: r.hold_until ?? null,
   };
 }
 

@@ -134,6 +134,7 @@ const ACTION_LABEL: Record<NotificationKind, string> = {
   WANTED_MATCH: 'See the listing',
   PRICE_DROP: 'See the listing',
   LISTING_REMOVED: 'See why',
+  HOLD_REMINDER: 'Open the conversation',
   CHAT_MESSAGE: 'Reply',
 };
 

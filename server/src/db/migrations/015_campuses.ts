@@ -3,6 +3,13 @@ import { CAMPUS_OWNED_TABLES } from '../campus-scope.js';
 import { epochMs, withIdColumn } from '../columns.js';
 import type { Db } from '../connection.js';
 
+/**
+ * The campus-owned tables that existed when this migration was written. Later migrations create
+ * their own campus-owned tables with the column, trigger and policy (e.g. 020), and add them to
+ * CAMPUS_OWNED_TABLES; this step must not touch tables that do not exist yet.
+ */
+const TABLES_OF_015 = CAMPUS_OWNED_TABLES.slice(0, CAMPUS_OWNED_TABLES.indexOf('jobs') + 1);
+
 /** The PostgreSQL role the app's queries run as when it connects as a superuser (db/row-security.ts). */
 export const APP_ROLE = 'campus_market_app';
 
@@ -60,7 +67,7 @@ export function campusesMigration(db: Db): Migration {
         .execute();
       if (dialect === 'postgres') await sql`select setval('campuses_id_seq', 1)`.execute(k);
 
-      for (const table of CAMPUS_OWNED_TABLES) {
+      for (const table of TABLES_OF_015) {
         if (dialect === 'postgres') {
           await sql`alter table ${sql.table(table)} add column campus_id integer not null default 1 references campuses(id)`.execute(
             k,
@@ -94,7 +101,7 @@ export function campusesMigration(db: Db): Migration {
       if (dialect === 'postgres') await enableRowSecurity(k);
     },
     async down(k) {
-      for (const table of CAMPUS_OWNED_TABLES) {
+      for (const table of TABLES_OF_015) {
         if (dialect === 'postgres') {
           await sql`drop policy if exists campus_isolation on ${sql.table(table)}`.execute(k);
           await sql`alter table ${sql.table(table)} no force row level security`.execute(k);
@@ -106,7 +113,7 @@ export function campusesMigration(db: Db): Migration {
       await k.schema.dropIndex('jobs_campus_lane').execute();
       await k.schema.dropIndex('listings_campus_created').execute();
       await k.schema.dropIndex('users_campus').execute();
-      for (const table of CAMPUS_OWNED_TABLES) {
+      for (const table of TABLES_OF_015) {
         await k.schema.alterTable(table).dropColumn('campus_id').execute();
       }
       await k.schema.dropTable('campuses').execute();
@@ -120,7 +127,7 @@ const VISIBLE =
   " or current_setting('app.all_campuses', true) = 'on')";
 
 async function enableRowSecurity(k: Kysely<unknown>): Promise<void> {
-  for (const table of CAMPUS_OWNED_TABLES) {
+  for (const table of TABLES_OF_015) {
     await sql.raw(`alter table ${table} enable row level security`).execute(k);
     // FORCE: the owner of the tables (the role that ran this migration) is held to it too.
     await sql.raw(`alter table ${table} force row level security`).execute(k);

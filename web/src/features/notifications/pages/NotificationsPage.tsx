@@ -26,6 +26,7 @@ const GROUP: Record<NotificationType, string> = {
   WANTED_MATCH: 'Wanted',
   PRICE_DROP: 'Price drop',
   LISTING_REMOVED: 'Moderation',
+  HOLD_REMINDER: 'Held item',
 };
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
