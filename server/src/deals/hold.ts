@@ -69,7 +69,11 @@ export async function assertMeetupWindow(
 const reminderKey = (offerId: number, daysBefore: number) => `${JOB_HOLD_REMINDER}:${offerId}:${daysBefore}`;
 
 /** Durable reminders for an accepted held offer: those still ahead (a near hold skips the 7-day one). */
-export async function scheduleHoldReminders(ctx: AppContext, tx: DealsTx, offer: store.OfferRow): Promise<void> {
+export async function scheduleHoldReminders(
+  ctx: AppContext,
+  tx: DealsTx,
+  offer: store.OfferRow,
+): Promise<void> {
   if (!offer.hold_until) return;
   const start = holdStartMs(ctx, offer.hold_until);
   for (const daysBefore of HOLD_LIMITS.reminderDaysBefore) {

@@ -236,7 +236,10 @@ export interface SeasonFields {
  * accepted offers: one query each for the whole page. Only AVAILABLE listings still on the market
  * "must go"; only RESERVED ones are held.
  */
-async function seasonFor(db: Executor, rows: readonly ListingWithSeller[]): Promise<Map<number, SeasonFields>> {
+async function seasonFor(
+  db: Executor,
+  rows: readonly ListingWithSeller[],
+): Promise<Map<number, SeasonFields>> {
   const out = new Map<number, SeasonFields>();
   const available = rows.filter((r) => r.status === 'AVAILABLE' && r.unlisted_at === null);
   const held = rows.filter((r) => r.status === 'RESERVED' && r.accepted_offer_id !== null);
@@ -255,7 +258,11 @@ async function seasonFor(db: Executor, rows: readonly ListingWithSeller[]): Prom
       : db
           .selectFrom('offers')
           .select(['id', 'hold_until'])
-          .where('id', 'in', held.map((r) => r.accepted_offer_id!))
+          .where(
+            'id',
+            'in',
+            held.map((r) => r.accepted_offer_id!),
+          )
           .where('hold_until', 'is not', null)
           .execute(),
   ]);

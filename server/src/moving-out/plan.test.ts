@@ -1,6 +1,6 @@
 import { MOVE_OUT_MESSAGES, type Listing, type MoveOutPlan } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_CAMPUS_DOMAINS, TWO_CAMPUSES } from '../../test/campuses.js';
+import { TEST_CAMPUSES, TEST_CAMPUS_DOMAINS } from '../../test/campuses.js';
 import { createStudent, createTestApp, dialects, type Student, type TestApp } from '../../test/helper.js';
 import { browseIds, call, dayAhead, feedIds, listing, listingAt } from './testing.js';
 
@@ -15,8 +15,12 @@ describe.each(dialects)('move-out plan and feed (%s)', (dialect) => {
   let omarDesk: number;
   let lenaChair: number;
 
+  const season = { from: '2027-04-20', to: '2027-05-15' };
+
   beforeAll(async () => {
-    t = await createTestApp({ dialect, jobWorker: false, env: TWO_CAMPUSES });
+    // MSU has a move-out season; the University of Washington has none.
+    const campuses = TEST_CAMPUSES.map((c) => (c.slug === 'msu' ? { ...c, moveOutSeason: season } : c));
+    t = await createTestApp({ dialect, jobWorker: false, env: { CAMPUSES: JSON.stringify(campuses) } });
     omar = await createStudent(t, { firstName: 'Omar' });
     lena = await createStudent(t, { firstName: 'Lena' });
     viewer = await createStudent(t, { firstName: 'Vic' });
@@ -27,8 +31,15 @@ describe.each(dialects)('move-out plan and feed (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
+  it('answers each campus’s move-out season on GET /public/campus', async () => {
+    expect((await call(t, omar, 'GET', '/public/campus')).json().moveOutSeason).toEqual(season);
+    expect((await call(t, husky, 'GET', '/public/campus')).json().moveOutSeason).toBeNull();
+  });
+
   it('refuses anonymous callers, bad bodies, past days and days more than 120 ahead', async () => {
-    expect((await call(t, null, 'PUT', '/users/me/move-out', { date: dayAhead(t, 10) })).statusCode).toBe(401);
+    expect((await call(t, null, 'PUT', '/users/me/move-out', { date: dayAhead(t, 10) })).statusCode).toBe(
+      401,
+    );
     expect((await call(t, null, 'GET', '/users/me/move-out')).statusCode).toBe(401);
     expect((await call(t, null, 'DELETE', '/users/me/move-out')).statusCode).toBe(401);
     expect((await call(t, null, 'GET', '/listings/moving-out')).statusCode).toBe(401);

@@ -96,7 +96,9 @@ export function movingOutRoutes(ctx: AppContext, service: MovingOutService, list
           throw badRequest(MOVE_OUT_MESSAGES.sellerInvalid);
         }
         const after =
-          page.cursor?.kind === 'price' ? { deadlineAt: page.cursor.price * MINUTE_MS, id: page.cursor.id } : undefined;
+          page.cursor?.kind === 'price'
+            ? { deadlineAt: page.cursor.price * MINUTE_MS, id: page.cursor.id }
+            : undefined;
         const result = await service.feed(principalOf(request), { limit: page.limit, after, sellerId });
         if (result.next) {
           const cursor = encodeCursor({

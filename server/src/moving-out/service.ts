@@ -61,7 +61,8 @@ export class MovingOutService {
     const now = this.ctx.clock();
     const deadlineAt = dayStartMs(input.date, this.timeZone());
     if (deadlineAt <= now) throw badRequest(MOVE_OUT_MESSAGES.dateNotFuture);
-    if (deadlineAt > now + MOVE_OUT_LIMITS.maxDaysAhead * DAY_MS) throw badRequest(MOVE_OUT_MESSAGES.dateTooFar);
+    if (deadlineAt > now + MOVE_OUT_LIMITS.maxDaysAhead * DAY_MS)
+      throw badRequest(MOVE_OUT_MESSAGES.dateTooFar);
     const plan: MoveOutPlan = {
       date: input.date,
       autoDrop: input.autoDrop ?? false,
@@ -146,7 +147,13 @@ export class MovingOutService {
     };
     // The seller changed the price after an earlier step: their price stands from now on.
     if (seen && seen.step > 0 && current !== seen.last_auto_cents) {
-      await store.recordStep(trx, seen, { ...base, lastAutoCents: seen.last_auto_cents, step: seen.step }, true, now);
+      await store.recordStep(
+        trx,
+        seen,
+        { ...base, lastAutoCents: seen.last_auto_cents, step: seen.step },
+        true,
+        now,
+      );
       return;
     }
     const floor = Math.ceil((base.originalCents * plan.floor_percent) / 100);

@@ -63,7 +63,11 @@ export async function savePlan(
 
 /** Clears the plan and what the steps remembered about the student's prices. */
 export async function deletePlan(db: Executor, userId: number): Promise<boolean> {
-  await db.deleteFrom('move_out_prices').where('seller_id', '=', userId).where('campus_id', '=', campus()).execute();
+  await db
+    .deleteFrom('move_out_prices')
+    .where('seller_id', '=', userId)
+    .where('campus_id', '=', campus())
+    .execute();
   const res = await db
     .deleteFrom('move_out_plans')
     .where('user_id', '=', userId)
@@ -73,7 +77,11 @@ export async function deletePlan(db: Executor, userId: number): Promise<boolean>
 }
 
 export function markDone(db: Executor, planId: number, now: number) {
-  return db.updateTable('move_out_plans').set({ done_at: now, updated_at: now }).where('id', '=', planId).execute();
+  return db
+    .updateTable('move_out_plans')
+    .set({ done_at: now, updated_at: now })
+    .where('id', '=', planId)
+    .execute();
 }
 
 export function findPrice(db: Executor, listingId: number): Promise<PriceRow | undefined> {

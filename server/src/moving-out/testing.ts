@@ -13,15 +13,25 @@ export function dayAhead(t: TestApp, days: number, zone = DETROIT): string {
   return dayOf(t.clock.nowMs + days * DAY, zone);
 }
 
-export function call(
+/**
+ * A request as `who` (or anonymous). The token is issued at the test clock's now: these tests move
+ * the clock by days, past a token's lifetime, and a student would simply have logged in again.
+ */
+export async function call(
   t: TestApp,
   who: Student | null,
   method: InjectOptions['method'],
   url: string,
   payload?: unknown,
 ) {
-  const options: InjectOptions = { method, url, ...(payload === undefined ? {} : { payload: payload as object }) };
-  return who ? asStudent(t, who, options) : t.app.inject(options);
+  const options: InjectOptions = {
+    method,
+    url,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  };
+  if (!who) return t.app.inject(options);
+  const token = await t.app.ctx.tokens.issue({ userId: who.id, email: who.email, tokenVersion: 0 });
+  return asStudent(t, { token }, options);
 }
 
 /** A listing of `seller` at `cents`, written straight to the database (no photo needed here). */

@@ -33,7 +33,9 @@ export function holdAndMoveOutMigration(db: Db): Migration {
       await k.schema.alterTable('campuses').addColumn('move_out_season', 'text').execute();
 
       await withIdColumn(k.schema.createTable('move_out_plans'), dialect)
-        .addColumn('user_id', 'integer', (c) => c.notNull().unique().references('users.id').onDelete('cascade'))
+        .addColumn('user_id', 'integer', (c) =>
+          c.notNull().unique().references('users.id').onDelete('cascade'),
+        )
         .addColumn('date', 'varchar(10)', (c) => c.notNull())
         .addColumn('deadline_at', epochMs, (c) => c.notNull())
         .addColumn('auto_drop', 'integer', (c) => c.notNull())
