@@ -88,6 +88,9 @@ describe.each(dialects)('listings API (%s)', (dialect) => {
           'wantedCount',
           // features.md §A
           'status',
+          // features.md §H
+          'mustGoBy',
+          'heldUntil',
         ].sort(),
       );
       expect(listing).toMatchObject({

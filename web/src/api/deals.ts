@@ -12,8 +12,9 @@ export const dealKeys = {
   handoff: (listingId: number) => ['deals', 'handoff', listingId] as const,
 };
 
-export function makeOffer(listingId: number, amount: string): Promise<Offer> {
-  return api.post<Offer>(`/listings/${listingId}/offers`, { amount });
+/** `holdUntil` (YYYY-MM-DD): hold for fall (features.md §H). */
+export function makeOffer(listingId: number, amount: string, holdUntil?: string): Promise<Offer> {
+  return api.post<Offer>(`/listings/${listingId}/offers`, holdUntil ? { amount, holdUntil } : { amount });
 }
 
 export type OfferAnswer = 'accept' | 'decline' | 'withdraw';

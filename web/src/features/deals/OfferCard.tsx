@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { ListingStatus, Offer } from '@campus/contract';
+import { HOLD_MESSAGES, type ListingStatus, type Offer } from '@campus/contract';
 import { answerOffer, counterOffer, type OfferAnswer } from '../../api/deals';
 import { Button } from '../../ui/Button';
 import { WalletIcon } from '../../ui/icons';
@@ -89,6 +89,13 @@ export function OfferCard({
       words={words}
       labelId={labelId}
       error={error}
+      detail={
+        offer.holdUntil ? (
+          <p className="mt-2 inline-flex rounded-full bg-sky-100 px-2.5 py-0.5 text-xs font-semibold text-sky-900 ring-1 ring-sky-300">
+            {HOLD_MESSAGES.heldUntil(offer.holdUntil)}
+          </p>
+        ) : undefined
+      }
       actions={
         countering && can.counter ? (
           <CounterForm

@@ -14,6 +14,7 @@ import { useDocumentTitle } from '../../../ui/useDocumentTitle';
 import { ListingsResults } from '../components/ListingsResults';
 import { useListingActions } from '../hooks/useListingActions';
 import { useListingsFeed } from '../hooks/useListingsFeed';
+import { MoveOutForm } from '../../moving-out/MoveOutForm';
 
 /**
  * /personalListings (spec §2): 'Your Listings' from GET /listings/self (sold ones included). Each
@@ -126,6 +127,7 @@ export default function PersonalListingsPage() {
           </ButtonLink>
         }
       />
+      <MoveOutForm />
       <div ref={listRef} tabIndex={-1} role="region" aria-label="Your listings" className="outline-none">
         <ListingsResults
           feed={feed}

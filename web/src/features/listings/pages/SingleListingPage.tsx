@@ -14,6 +14,7 @@ import { OwnerPanel } from '../components/OwnerPanel';
 import { PhotoGallery } from '../components/PhotoGallery';
 import { SaveButton } from '../components/SaveButton';
 import { StatusBadge } from '../components/SoldBadge';
+import { SeasonBadge } from '../../moving-out/SeasonBadge';
 import { VisitorPanel } from '../components/VisitorPanel';
 import { actionBarState, ListingActionBar } from '../components/ListingActionBar';
 import { SellerCard } from '../../trust/components/SellerCard';
@@ -152,6 +153,7 @@ export default function SingleListingPage() {
               <p className="text-3xl font-bold text-brand-800 tabular-nums">{formatDollars(listing.price)}</p>
               <StatusBadge listing={listing} />
               <ConditionChip condition={listing.condition} className="px-2.5 py-1 text-sm" />
+              <SeasonBadge listing={listing} className="px-3 py-1 text-sm" />
               {userId !== null && !isOwner && (
                 <SaveButton listing={listing} variant="inline" className="ml-auto" />
               )}

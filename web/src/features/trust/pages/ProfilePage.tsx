@@ -15,6 +15,7 @@ import { PageSpinner } from '../../../ui/Spinner';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
 import { ListingGrid } from '../../listings/components/ListingGrid';
 import { BlockButton } from '../../safety/BlockButton';
+import { MovingOutShelf } from '../../moving-out/MovingOutShelf';
 import { ReportButton } from '../../safety/ReportDialog';
 import { EditProfile } from '../components/EditProfile';
 import { ProfileAvatar } from '../components/ProfileAvatar';
@@ -102,6 +103,11 @@ export default function ProfilePage() {
 
       <ReviewsSection profile={profile} />
 
+      <MovingOutShelf
+        sellerId={profile.id}
+        title={`${profile.firstName} is moving out`}
+        description="These have to go soon: soonest first."
+      />
       <section aria-labelledby="listings-heading">
         <h2 id="listings-heading" className="mb-3 text-xl font-bold text-slate-900">
           {own ? 'Your listings for sale' : `For sale by ${profile.firstName}`}
