@@ -41,8 +41,11 @@ export const HOLD_DURATIONS_MS = {
 
 /** "Aug 25": how every screen and message names a calendar day. */
 export function formatDay(day: string): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(Date.UTC(y!, m! - 1, d!)).toLocaleDateString('en-US', {
+  const [y, m, d] = String(day).split('-').map(Number);
+  const at = new Date(Date.UTC(y!, m! - 1, d!));
+  // Not a day (never from the server): shown as it is rather than "Invalid Date".
+  if (Number.isNaN(at.getTime())) return String(day);
+  return at.toLocaleDateString('en-US', {
     month: 'short',
     day: 'numeric',
     timeZone: 'UTC',

@@ -124,3 +124,52 @@ test('a student moving out: Must go by, the season shelf, and an automatic price
   await sellerCtx.close();
   await buyerCtx.close();
 });
+
+test('hold for fall: a held offer from the listing page, and the held state on My Listings', async ({
+  browser,
+}) => {
+  test.slow();
+  const sellerCtx = await browser.newContext({ viewport: PHONE });
+  const buyerCtx = await browser.newContext({ viewport: PHONE });
+  const seller = await sellerCtx.newPage();
+  const buyer = await buyerCtx.newPage();
+  await registeredStudent(seller, 'Nadia', 'Brooks');
+  await registeredStudent(buyer, 'Omar', 'Lindqvist');
+  const fridge = `Mini fridge ${Date.now().toString(36).slice(-5)}`;
+  const listingId = await postListing(seller, fridge, 60);
+  const hold = uwDay(60);
+  const holdText = new Date(`${hold}T12:00:00Z`).toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
+
+  await buyer.goto(`/single_listing/${listingId}`);
+  await buyer.getByRole('button', { name: 'Make an offer' }).first().click();
+  const dialog = buyer.getByRole('dialog', { name: 'Make an offer' });
+  await dialog.getByLabel('Your offer ($)').fill('50');
+  await dialog.getByLabel(/Hold until… \(pick it up in the fall\)/).check();
+  await dialog.getByLabel('Hold until', { exact: true }).fill(hold);
+  await shoot(buyer, 'hold-offer-dialog');
+  await expectAccessible(buyer, 'hold-offer-dialog', { include: ['[role="dialog"]'] });
+  await dialog.getByRole('button', { name: 'Send offer' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(buyer.getByText(`Held until ${holdText}`).first()).toBeVisible();
+
+  // The seller accepts; their listing shows whom it is held for, and until when.
+  const offers = await apiAs<Array<{ id: number; holdUntil: string | null }>>(
+    seller,
+    'GET',
+    `/listings/${listingId}/offers`,
+  );
+  expect(offers[0]?.holdUntil).toBe(hold);
+  await apiAs(seller, 'POST', `/offers/${offers[0]!.id}/accept`);
+  await seller.goto('/personalListings');
+  const card = seller.getByRole('article').filter({ hasText: fridge });
+  await expect(card).toContainText(`Held for Omar until ${holdText}`);
+  await shoot(seller, 'hold-my-listings');
+  await expectAccessible(seller, 'hold-my-listings');
+
+  await sellerCtx.close();
+  await buyerCtx.close();
+});
