@@ -1,6 +1,7 @@
 import { accountsAndChatCases } from './cases-accounts-chat.js';
 import { dealsCases } from './cases-deals.js';
 import { listingsAndSellingCases } from './cases-listings-selling.js';
+import { movingOutCases } from './cases-moving-out.js';
 import { notificationsCases } from './cases-notifications.js';
 import { trustAndSafetyCases } from './cases-trust-safety.js';
 import type { CaseTable } from './matrix.js';
@@ -14,6 +15,7 @@ const tables: CaseTable[] = [
   listingsAndSellingCases,
   trustAndSafetyCases,
   notificationsCases,
+  movingOutCases,
 ];
 
 /** Every route's case; a route in two files is a mistake the matrix test reports. */
