@@ -151,7 +151,7 @@ test('hold for fall: a held offer from the listing page, and the held state on M
   await dialog.getByLabel(/Hold until… \(pick it up in the fall\)/).check();
   await dialog.getByLabel('Hold until', { exact: true }).fill(hold);
   await shoot(buyer, 'hold-offer-dialog');
-  await expectAccessible(buyer, 'hold-offer-dialog', { include: ['[role="dialog"]'] });
+  await expectAccessible(buyer, 'hold-offer-dialog', { include: ['dialog[open]'] });
   await dialog.getByRole('button', { name: 'Send offer' }).click();
   await expect(dialog).toBeHidden();
   await expect(buyer.getByText(`Held until ${holdText}`).first()).toBeVisible();
