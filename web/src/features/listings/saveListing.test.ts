@@ -20,8 +20,8 @@ const listing: Listing = {
   courseCode: 'MTH132',
   isbn: null,
   photos: [],
-    mustGoBy: null,
-    heldUntil: null,
+  mustGoBy: null,
+  heldUntil: null,
   savedByMe: false,
 };
 
