@@ -85,6 +85,7 @@ export const HOLD_MESSAGES = {
     `This item is held until ${formatDay(holdDay)}: meet-ups can be proposed from ${formatDay(fromDay)}`,
   heldFor: (firstName: string, day: string) => `Held for ${firstName} until ${formatDay(day)}`,
   heldUntil: (day: string) => `Held until ${formatDay(day)}`,
+  heldForYou: (day: string) => `Held for you until ${formatDay(day)}`,
   holdOption: 'Hold until… (pick it up in the fall)',
   reminder: (listing: string, day: string, daysLeft: number) =>
     `Reminder: “${listing}” is held until ${formatDay(day)} (${daysLeft === 1 ? 'tomorrow' : `in ${daysLeft} days`}). Agree on a time and place for the hand-off.`,

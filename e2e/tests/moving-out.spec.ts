@@ -170,6 +170,15 @@ test('hold for fall: a held offer from the listing page, and the held state on M
   await shoot(seller, 'hold-my-listings');
   await expectAccessible(seller, 'hold-my-listings');
 
+  // The buyer's Deals page lists what is held for them.
+  await buyer.goto('/my-deals');
+  const held = buyer.getByRole('region', { name: 'Held for later' });
+  await expect(held.getByRole('article').filter({ hasText: fridge })).toContainText(
+    `Held for you until ${holdText}`,
+  );
+  await shoot(buyer, 'hold-deals');
+  await expectAccessible(buyer, 'hold-deals');
+
   await sellerCtx.close();
   await buyerCtx.close();
 });

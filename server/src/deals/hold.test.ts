@@ -116,6 +116,18 @@ describe.each(dialects)('hold for fall (%s)', (dialect) => {
     expect([after.status, after.heldUntil]).toEqual(['AVAILABLE', null]);
   });
 
+  it('lists held items for the seller and the buyer only (GET /listings/held)', async () => {
+    const { hold } = await heldAndAccepted(20);
+    for (const who of [c.seller, c.buyer]) {
+      const res = await call(t, who, 'GET', '/listings/held');
+      expect((res.json() as { id: number; heldUntil: string }[]).map((l) => [l.id, l.heldUntil])).toEqual([
+        [c.listingId, hold],
+      ]);
+    }
+    expect((await call(t, c.third, 'GET', '/listings/held')).json()).toEqual([]);
+    expect((await call(t, null, 'GET', '/listings/held')).statusCode).toBe(401);
+  });
+
   it('reminds both students 7 days and 1 day before the day', async () => {
     const { holdStart } = await heldAndAccepted(20);
     t.clock.nowMs = holdStart - 7 * DAY - HOUR;

@@ -75,6 +75,23 @@ export function movingOutRoutes(ctx: AppContext, service: MovingOutService, list
     );
 
     app.get(
+      '/listings/held',
+      doc({
+        tag: 'moving-out',
+        auth: true,
+        summary:
+          'Listings held for the fall that the caller sells or holds (RESERVED by an offer with holdUntil), soonest day first',
+        response: z.array(listingResponse),
+        errors: [],
+      }),
+      async (request, reply) => {
+        const held = await service.held(principalOf(request));
+        const body = await listings.personaliser.body(new RenderedListings(held, true), principalOf(request));
+        return reply.type('application/json; charset=utf-8').send(body);
+      },
+    );
+
+    app.get(
       '/listings/moving-out',
       doc({
         tag: 'moving-out',

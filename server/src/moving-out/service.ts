@@ -14,6 +14,8 @@ import { toListings, type ListingRow, type SeasonWrites } from '../listings/inde
 import * as store from './store.js';
 
 const DAY_MS = 24 * 3_600_000;
+/** A student holds or sells few held items at once; the list is one page. */
+const HELD_MAX = 50;
 export const JOB_PRICE_STEP = 'moving-out.price-step';
 export const JOB_DEADLINE = 'moving-out.deadline';
 
@@ -215,6 +217,12 @@ export class MovingOutService {
       listings: await toListings(this.ctx.db.kysely, page),
       next: rows.length > q.limit && last ? { deadlineAt: Number(last.deadline_at), id: last.id } : undefined,
     };
+  }
+
+  /** GET /listings/held: what the caller sells or holds "for the fall", soonest day first. */
+  async held(principal: Principal): Promise<Listing[]> {
+    const rows = await store.heldFor(this.ctx.db.kysely, principal.userId, HELD_MAX);
+    return toListings(this.ctx.db.kysely, rows);
   }
 
   registerJobs(): void {

@@ -162,3 +162,30 @@ export function feed(
     .limit(q.limit)
     .execute() as Promise<(ListingWithSeller & { deadline_at: number })[]>;
 }
+
+/**
+ * Listings held for the fall (features.md §H "Hold for fall") that the student sells or is
+ * holding: RESERVED by an accepted offer with a hold day, soonest day first. Few per student, so
+ * one page (at most `limit`).
+ */
+export function heldFor(db: Executor, userId: number, limit: number): Promise<ListingWithSeller[]> {
+  const campusId = campus();
+  return db
+    .selectFrom('listings')
+    .innerJoin('offers', 'offers.id', 'listings.accepted_offer_id')
+    .innerJoin('users', 'users.id', 'listings.seller_id')
+    .selectAll('listings')
+    .select(['users.first_name', 'users.last_name'])
+    .where('listings.campus_id', '=', campusId)
+    .where('offers.campus_id', '=', campusId)
+    .where('listings.status', '=', 'RESERVED')
+    .where('offers.status', '=', 'ACCEPTED')
+    .where('offers.hold_until', 'is not', null)
+    .where((eb) =>
+      eb.or([eb('listings.seller_id', '=', userId), eb('listings.reserved_buyer_id', '=', userId)]),
+    )
+    .orderBy('offers.hold_until', 'asc')
+    .orderBy('listings.id', 'asc')
+    .limit(limit)
+    .execute();
+}

@@ -20,6 +20,8 @@ export const movingOutCases: CaseTable = {
     request: () => ({ method: 'DELETE', url: '/users/me/move-out' }),
     success: 204,
   }),
+  // Nothing is held in the world: the answer is the caller's own (empty) list on either campus.
+  'GET /listings/held': own({ request: () => ({ method: 'GET', url: '/listings/held' }), success: 200 }),
   'GET /listings/moving-out': list({
     party: (w) => w.msu.stranger,
     outsiderSees: true,

@@ -1,4 +1,5 @@
 import { HOLD_MESSAGES, MOVE_OUT_MESSAGES, type Listing } from '@campus/contract';
+import { useCurrentUser } from '../../session/useCurrentUser';
 import { cx } from '../../ui/cx';
 
 const BADGE = 'inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold';
@@ -14,6 +15,7 @@ export function SeasonBadge({
   listing: Pick<Listing, 'mustGoBy' | 'heldUntil' | 'reservedFor'>;
   className?: string;
 }) {
+  const { userId } = useCurrentUser();
   if (listing.mustGoBy) {
     return (
       <span className={cx(BADGE, 'bg-orange-100 text-orange-900 ring-1 ring-orange-300', className)}>
@@ -34,9 +36,12 @@ export function SeasonBadge({
     );
   }
   if (listing.heldUntil) {
-    const text = listing.reservedFor
-      ? HOLD_MESSAGES.heldFor(listing.reservedFor.firstName, listing.heldUntil)
-      : HOLD_MESSAGES.heldUntil(listing.heldUntil);
+    const who = listing.reservedFor;
+    const text = !who
+      ? HOLD_MESSAGES.heldUntil(listing.heldUntil)
+      : who.id === userId
+        ? HOLD_MESSAGES.heldForYou(listing.heldUntil)
+        : HOLD_MESSAGES.heldFor(who.firstName, listing.heldUntil);
     return (
       <span className={cx(BADGE, 'bg-sky-100 text-sky-900 ring-1 ring-sky-300', className)}>{text}</span>
     );
