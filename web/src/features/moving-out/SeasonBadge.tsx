@@ -2,7 +2,7 @@ import { HOLD_MESSAGES, MOVE_OUT_MESSAGES, type Listing } from '@campus/contract
 import { useCurrentUser } from '../../session/useCurrentUser';
 import { cx } from '../../ui/cx';
 
-const BADGE = 'inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold';
+const BADGE = 'inline-flex items-center gap-1 rounded-lg px-2.5 py-0.5 text-xs leading-snug font-semibold';
 
 /**
  * The move-out season on a listing (features.md §H): "Must go by Aug 25" while its seller is moving
