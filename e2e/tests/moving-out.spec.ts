@@ -120,6 +120,8 @@ test('a student moving out: Must go by, the season shelf, and an automatic price
   await expect(buyer.getByRole('region', { name: 'Lena is moving out' })).toContainText(desk);
   await shoot(buyer, 'moving-out-profile');
   await expectAccessible(buyer, 'moving-out-profile');
+  // Real time again for what follows (afterAll resets it too, should this test fail early).
+  expect((await buyer.request.post('/e2e/clock', { data: { reset: true } })).ok()).toBe(true);
 
   await sellerCtx.close();
   await buyerCtx.close();
