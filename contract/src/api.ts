@@ -69,6 +69,8 @@ export const listingResponse = z.object({
     .string()
     .nullable()
     .describe('ISO 8601; leaves browse and search then unless renewed (features.md §H)'),
+  mustGoBy: z.string().nullable().describe("Moving out: the seller's move-out day while AVAILABLE"),
+  heldUntil: z.string().nullable().describe('Hold for fall: the pick-up day of a held reservation'),
   savedByMe: z.boolean().describe('The caller saved it'),
   saveCount: z.number().int().optional().describe('Seller only: how many students saved it'),
   wantedCount: z

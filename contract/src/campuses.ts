@@ -1,6 +1,7 @@
 import { z } from './zod.js';
 import type { MeetupSpot } from './deals.js';
 import { meetupSpotResponse, meetupSpotsSchema } from './deals.js';
+import { moveOutSeasonResponse, moveOutSeasonSchema, type MoveOutSeason } from './moving-out.js';
 
 /**
  * Campuses (features.md §E): one deployment serves many, each a closed marketplace. The operator
@@ -91,6 +92,8 @@ export const campusSettingsSchema = z.object({
    * a visitor who is not logged in. Default on; off, the link shows the generic Campus Market card.
    */
   linkPreviews: z.boolean().optional(),
+  /** The move-out season (features.md §H): the dashboard leads with the moving-out shelf. */
+  moveOutSeason: moveOutSeasonSchema.nullable().optional(),
   default: z.boolean().optional(),
 });
 export type CampusSettingsInput = z.input<typeof campusSettingsSchema>;
@@ -118,6 +121,8 @@ export interface CampusInfo {
   timeZone: string;
   /** University sign-in offered on this campus (features.md §G), or null. */
   sso: { type: 'oidc' | 'saml'; label: string } | null;
+  /** The move-out season (features.md §H), or null. */
+  moveOutSeason: MoveOutSeason | null;
 }
 
 export const campusSummaryResponse = z.object({
@@ -137,4 +142,5 @@ export const campusResponse = z.object({
   meetupSpots: z.array(meetupSpotResponse),
   timeZone: z.string(),
   sso: z.object({ type: z.enum(['oidc', 'saml']), label: z.string() }).nullable(),
+  moveOutSeason: moveOutSeasonResponse,
 }) satisfies z.ZodType<CampusInfo>;

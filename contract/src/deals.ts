@@ -1,6 +1,7 @@
 import { z } from './zod.js';
 import { dbIdSchema } from './id-schema.js';
 import { formatDollars, PRICE_LIMITS, readPrice } from './money.js';
+import { holdUntilSchema } from './moving-out.js';
 
 /**
  * Section A of features.md (deals): listing status and reservation, offers, meet-ups, the hand-off
@@ -176,6 +177,8 @@ export interface Offer {
   listingIds?: number[];
   /** A bundle offer only: its listings as the card shows them, in the buyer's order. */
   items?: BundleItem[];
+  /** Hold for fall (features.md §H): the day the buyer picks it up (YYYY-MM-DD), or null. */
+  holdUntil: string | null;
 }
 
 /** An item of a bundle offer, as its card shows it. */
@@ -242,8 +245,11 @@ export const amountSchema = z
     return z.NEVER;
   });
 
-/** Body of POST /listings/{id}/offers and POST /offers/{id}/counter. */
-export const offerBodySchema = z.object({ amount: amountSchema }, { error: DEALS_MESSAGES.amountRequired });
+/** Body of POST /listings/{id}/offers and POST /offers/{id}/counter (a counter keeps the hold). */
+export const offerBodySchema = z.object(
+  { amount: amountSchema, holdUntil: holdUntilSchema },
+  { error: DEALS_MESSAGES.amountRequired },
+);
 export type OfferBody = z.input<typeof offerBodySchema>;
 
 /**
@@ -252,7 +258,7 @@ export type OfferBody = z.input<typeof offerBodySchema>;
  * out (their chat with the seller is implied).
  */
 export const makeOfferBodySchema = z.object(
-  { amount: amountSchema, roomId: z.string().max(40).optional() },
+  { amount: amountSchema, holdUntil: holdUntilSchema, roomId: z.string().max(40).optional() },
   { error: DEALS_MESSAGES.amountRequired },
 );
 export type MakeOfferBody = z.input<typeof makeOfferBodySchema>;
@@ -385,6 +391,7 @@ export const offerResponse = z.object({
   claimId: z.number().int().optional().describe("A free item's pickup: the claim that won it"),
   listingIds: z.array(z.number().int()).optional().describe('A bundle offer only: every listing it is for'),
   items: z.array(bundleItemResponse).optional().describe('A bundle offer only: its listings for the card'),
+  holdUntil: z.string().nullable().describe('Hold for fall: the pick-up day (YYYY-MM-DD), or null'),
 }) satisfies z.ZodType<Offer>;
 
 export const meetupSpotResponse = z.object({

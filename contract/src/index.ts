@@ -28,3 +28,4 @@ export * from './campuses.js';
 export * from './freshness.js';
 export * from './claims.js';
 export * from './share.js';
+export * from './moving-out.js';

@@ -32,6 +32,10 @@ export interface Listing {
   photos: ListingPhoto[];
   /** Section H (freshness.ts): leaves browse and search then unless renewed; null before upgrade. */
   expiresAt: string | null;
+  /** Moving out (features.md §H): the seller's move-out day (YYYY-MM-DD) while AVAILABLE, else null. */
+  mustGoBy: string | null;
+  /** Hold for fall: RESERVED by a held offer, the pick-up day (YYYY-MM-DD), else null. */
+  heldUntil: string | null;
   /** Whether the caller saved this listing (personalised after the hot cache). */
   savedByMe: boolean;
   /** Seller only: how many students saved it. */

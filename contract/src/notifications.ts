@@ -20,6 +20,7 @@ export const NOTIFICATION_TYPES = [
   'CLAIMS_READY',
   'CLAIM_WON',
   'CLAIM_LOST',
+  'HOLD_REMINDER',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const isNotificationType = (v: string): v is NotificationType =>
@@ -54,6 +55,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   CLAIMS_READY: 'Claims on my free items, when the window closes',
   CLAIM_WON: 'Free items I got',
   CLAIM_LOST: 'Free items someone else got',
+  HOLD_REMINDER: 'Reminders about items held for later (7 days and 1 day before)',
   CHAT_MESSAGE: 'Unread chat messages',
 };
 
@@ -217,6 +219,8 @@ export const DEAL_NOTICE = {
         return `Offer update: ${l}`;
       case 'MEETUP_PROPOSED':
         return `Meet-up proposed for ${l}`;
+      case 'HOLD_REMINDER':
+        return `Held item: hand-off of ${l} coming up`;
       case 'MEETUP_ANSWERED':
         if (state === 'CONFIRMED') return `Meet-up confirmed for ${l}`;
         if (state === 'DECLINED') return `Meet-up declined for ${l}`;

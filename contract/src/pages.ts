@@ -25,6 +25,7 @@ export const PAGE_PATHS = [
   '/personalListings',
   '/edit_listing/:id',
   '/saved',
+  '/moving_out',
   '/saved_searches',
   '/wanted_board',
   '/course/:code',

@@ -31,8 +31,14 @@ const config = loadConfig({
   // Two campuses (features.md §E): MSU, the default, where every journey's students are unless
   // they say otherwise, and the University of Washington (uw.edu), whose students must never see
   // MSU's (campuses.spec.ts). The safety journey signs moderator.e2e@msu.edu up as MSU's moderator.
+  // UW is in its move-out season all along (features.md §H): its dashboard leads with the
+  // moving-out shelf (moving-out.spec.ts); MSU has no season, so its dashboard is as before.
   CAMPUSES: JSON.stringify(
-    TEST_CAMPUSES.map((c) => (c.slug === 'msu' ? { ...c, moderators: ['moderator.e2e@msu.edu'] } : c)),
+    TEST_CAMPUSES.map((c) =>
+      c.slug === 'msu'
+        ? { ...c, moderators: ['moderator.e2e@msu.edu'] }
+        : { ...c, moveOutSeason: { from: '2026-01-01', to: '2035-12-31' } },
+    ),
   ),
   LOG_LEVEL: 'warn',
 });
@@ -45,19 +51,23 @@ const perIpLimits: Partial<Record<LimitName, LimitPolicy>> = Object.fromEntries(
 );
 // Searches go through the search worker thread, as on a real server (NODE_ENV=test alone would
 // keep the index in-process).
-// A movable clock (test server only): journeys about timers move it forward instead of sleeping.
+// The server's clock is the real one plus an offset a journey may move (POST /e2e/clock): timers
+// (a claim window, a move-out price step days ahead) then come due at once, with no waiting.
 let clockOffsetMs = 0;
 const app = await buildApp(config, {
   rateLimits: perIpLimits,
   searchWorker: true,
   clock: () => Date.now() + clockOffsetMs,
 });
-// Test server only: moves the app's clock forward and lets the job worker run what fell due.
+// Test server only: moves the server's clock forward by `advanceMs`, or back to real time with
+// `reset: true` (a journey that moved it puts it back, so later journeys see real time), then runs
+// what fell due before answering.
 app.post('/e2e/clock', async (request) => {
-  const { advanceMs } = request.body as { advanceMs: number };
-  clockOffsetMs += advanceMs;
+  const body = (request.body ?? {}) as { advanceMs?: number; reset?: boolean };
+  if (body.reset) clockOffsetMs = 0;
+  else if (typeof body.advanceMs === 'number' && body.advanceMs > 0) clockOffsetMs += body.advanceMs;
   await app.ctx.jobs.runDue();
-  return { now: Date.now() + clockOffsetMs };
+  return { now: new Date(Date.now() + clockOffsetMs).toISOString() };
 });
 // Test server only (never in the app): journeys that are not about signing up start from a
 // verified account made through the accounts store, then log in through the form. The sign-up,

@@ -89,7 +89,7 @@ test('a free item is claimed by three, drawn, picked up with the hand-off code',
 
   // An hour and a minute later (server and browser), the giver draws.
   const moved = await (await giver.request.post('/e2e/clock', { data: { advanceMs: HOUR + 60_000 } })).json();
-  await giver.clock.setSystemTime(new Date(moved.now as number));
+  await giver.clock.setSystemTime(new Date(moved.now as string));
   await giver.reload();
   await expect(claimsPanel.getByRole('button', { name: 'Draw a winner' })).toBeVisible();
   await expect(claimsPanel.getByRole('button', { name: /^Choose / })).toHaveCount(3);

@@ -22,6 +22,7 @@ import { TokenService } from './http/tokens.js';
 import { JobQueue } from './jobs/index.js';
 import { registerListings } from './listings/index.js';
 import { registerSelling } from './selling/index.js';
+import { registerMovingOut } from './moving-out/index.js';
 import { registerTrust } from './trust/index.js';
 import { dealCardKinds, registerDeals } from './deals/index.js';
 import { registerClaims, type ClaimsOptions } from './claims/index.js';
@@ -245,6 +246,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   );
   await registerClaims(app, ctx, deals, options.claims);
   await registerSelling(app, ctx, listings);
+  await registerMovingOut(app, ctx, listings);
   await registerTrust(app, ctx, listings);
   await registerSafety(app, ctx, guards, listings, deals);
   await registerNotifications(app, ctx, chat);

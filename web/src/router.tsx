@@ -34,6 +34,8 @@ const guardedRoutes: RouteObject[] = [
   // (router.test.ts), which the server answers with the page on any GET.
   { path: '/edit_listing/:id', lazy: page(() => import('./features/listings/pages/EditListingPage')) },
   { path: '/saved', lazy: page(() => import('./features/selling/SavedPage')) },
+  // features.md §H: the campus's moving-out feed (the API's list is /listings/moving-out).
+  { path: '/moving_out', lazy: page(() => import('./features/moving-out/MovingOutPage')) },
   { path: '/saved_searches', lazy: page(() => import('./features/selling/SavedSearchesPage')) },
   { path: '/wanted_board', lazy: page(() => import('./features/selling/WantedPage')) },
   { path: '/course/:code', lazy: page(() => import('./features/selling/CoursePage')) },

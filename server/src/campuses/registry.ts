@@ -1,4 +1,11 @@
-import type { CampusInfo, CampusSso, CampusSummary, MeetupSpot, ProhibitedRule } from '@campus/contract';
+import type {
+  CampusInfo,
+  CampusSso,
+  CampusSummary,
+  MeetupSpot,
+  MoveOutSeason,
+  ProhibitedRule,
+} from '@campus/contract';
 import { currentCampusId } from '../db/campus-scope.js';
 import type { CampusRow } from './store.js';
 
@@ -22,6 +29,7 @@ export interface Campus {
    * read from the configuration every process starts with; a closed campus keeps the default.
    */
   linkPreviews: boolean;
+  moveOutSeason: MoveOutSeason | null;
   isDefault: boolean;
   closed: boolean;
 }
@@ -40,6 +48,7 @@ function fromRow(row: CampusRow, linkPreviews: boolean): Campus {
     hosts: JSON.parse(row.hosts) as string[],
     sso: row.sso ? (JSON.parse(row.sso) as CampusSso) : null,
     linkPreviews,
+    moveOutSeason: row.move_out_season ? (JSON.parse(row.move_out_season) as MoveOutSeason) : null,
     isDefault: row.is_default === 1,
     closed: row.closed_at !== null,
   };
@@ -150,5 +159,6 @@ export function campusInfo(campus: Campus): CampusInfo {
     timeZone: campus.timeZone,
     // University sign-in (features.md §G) is not offered yet, whatever the campus configured.
     sso: null,
+    moveOutSeason: campus.moveOutSeason ? { ...campus.moveOutSeason } : null,
   };
 }

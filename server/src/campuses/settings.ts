@@ -5,6 +5,7 @@ import {
   campusesFileSchema,
   type CampusSso,
   type MeetupSpot,
+  type MoveOutSeason,
   type ProhibitedRule,
 } from '@campus/contract';
 
@@ -26,6 +27,8 @@ export interface CampusSettings {
   sso: CampusSso | null;
   /** Shared listing links preview the item to anyone (default on; docs/decisions.md). */
   linkPreviews: boolean;
+  /** The move-out season (features.md §H): the dashboard leads with the moving-out shelf. */
+  moveOutSeason: MoveOutSeason | null;
   isDefault: boolean;
 }
 
@@ -70,6 +73,7 @@ export function legacyCampus(legacy: LegacyCampus): CampusSettings {
     hosts: [],
     sso: null,
     linkPreviews: true,
+    moveOutSeason: null,
     isDefault: true,
   };
 }
@@ -126,6 +130,7 @@ export function parseCampuses(
       hosts: [...new Set(c.hosts ?? [])],
       sso: c.sso ?? null,
       linkPreviews: c.linkPreviews ?? true,
+      moveOutSeason: c.moveOutSeason ?? null,
       isDefault: explicitDefault === -1 ? index === 0 : index === explicitDefault,
     };
   });

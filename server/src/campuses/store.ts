@@ -32,6 +32,7 @@ export async function syncCampuses(
         moderators: JSON.stringify(campus.moderators),
         hosts: JSON.stringify(campus.hosts),
         sso: campus.sso ? JSON.stringify(campus.sso) : null,
+        move_out_season: campus.moveOutSeason ? JSON.stringify(campus.moveOutSeason) : null,
         is_default: campus.isDefault ? 1 : 0,
         closed_at: null,
         updated_at: now,

@@ -24,10 +24,15 @@ export const autoDrawKey = (listingId: number) => `${JOB_AUTO_DRAW}:${listingId}
 
 const HOUR = 3_600_000;
 
-/** When a free listing's claim window closes (features.md §H: its claimWindowHours after posting). */
-export function windowEndOf(listing: Pick<ListingWithSeller, 'created_at' | 'claim_window_hours'>): number {
+/**
+ * When a free listing's claim window closes (features.md §H: its claimWindowHours after posting, or
+ * after a move-out turned it free).
+ */
+export function windowEndOf(
+  listing: Pick<ListingWithSeller, 'created_at' | 'claim_window_hours' | 'free_from'>,
+): number {
   const hours = listing.claim_window_hours ?? CLAIMS_LIMITS.claimWindowHoursDefault;
-  return Number(listing.created_at) + hours * HOUR;
+  return Number(listing.free_from ?? listing.created_at) + hours * HOUR;
 }
 
 const isFree = (l: ListingWithSeller) => l.price_cents === 0;

@@ -105,6 +105,9 @@ export const CAMPUS_OWNED_TABLES = [
   // 019_bundles
   'offer_items',
   'deal_items',
+  // 020_hold_and_move_out
+  'move_out_plans',
+  'move_out_prices',
 ] as const;
 export type CampusOwnedTable = (typeof CAMPUS_OWNED_TABLES)[number];
 

@@ -20,6 +20,7 @@ import { listingsByCampusMigration } from './migrations/016_listings_by_campus.j
 import { listingFreshnessMigration } from './migrations/017_listing_freshness.js';
 import { freeItemsClaimsMigration } from './migrations/018_free_items_claims.js';
 import { bundlesMigration } from './migrations/019_bundles.js';
+import { holdAndMoveOutMigration } from './migrations/020_hold_and_move_out.js';
 
 /** Migrations are plain modules bundled with the server, so the built app needs no migration folder. */
 const migrations: Record<string, (db: Db) => Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, (db: Db) => Migration> = {
   '017_listing_freshness': listingFreshnessMigration,
   '018_free_items_claims': freeItemsClaimsMigration,
   '019_bundles': bundlesMigration,
+  '020_hold_and_move_out': holdAndMoveOutMigration,
 };
 
 /** Migrations rewrite tables whole, across every campus (db/campus-scope.ts). */

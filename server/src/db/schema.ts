@@ -29,6 +29,8 @@ export interface CampusesTable {
   hosts: string;
   /** JSON CampusSso, or null */
   sso: string | null;
+  /** JSON MoveOutSeason, or null (020_hold_and_move_out) */
+  move_out_season: string | null;
   is_default: number;
   closed_at: number | null;
   created_at: number;
@@ -99,6 +101,10 @@ export interface ListingsTable {
   expires_at: number | null;
   // claims (018_free_items_claims): a free listing's claim window; null on priced listings.
   claim_window_hours: Generated<number | null>;
+  // moving out (020_hold_and_move_out): off the market since then, or null
+  unlisted_at: Generated<number | null>;
+  // moving out (020_hold_and_move_out): turned free then (thenFree); its claim window starts then
+  free_from: Generated<number | null>;
 }
 
 export type ListingStatusColumn = 'AVAILABLE' | 'RESERVED' | 'SOLD';
@@ -371,6 +377,8 @@ export interface OffersTable {
   handoff_failures: Generated<number>;
   // 018_free_items_claims: the claim whose win created this pickup (an accepted offer of 0).
   claim_id: Generated<number | null>;
+  // hold for fall (020_hold_and_move_out): YYYY-MM-DD, or null
+  hold_until: Generated<string | null>;
 }
 
 // claims (018_free_items_claims)
@@ -504,4 +512,36 @@ export interface Database {
   // claims (018_free_items_claims)
   claims: ClaimsTable;
   claim_draws: ClaimDrawsTable;
+  // moving out (020_hold_and_move_out)
+  move_out_plans: MoveOutPlansTable;
+  move_out_prices: MoveOutPricesTable;
+}
+
+export interface MoveOutPlansTable {
+  campus_id: CampusColumn;
+  id: Generated<number>;
+  user_id: number;
+  /** YYYY-MM-DD in the campus time zone */
+  date: string;
+  /** 00:00 of `date` in the campus time zone */
+  deadline_at: number;
+  auto_drop: number;
+  floor_percent: number;
+  then_free: number;
+  version: number;
+  done_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MoveOutPricesTable {
+  campus_id: CampusColumn;
+  id: Generated<number>;
+  listing_id: number;
+  seller_id: number;
+  original_cents: number;
+  last_auto_cents: number;
+  step: number;
+  seller_priced: Generated<number>;
+  updated_at: number;
 }

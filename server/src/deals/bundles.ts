@@ -127,6 +127,8 @@ export class BundlesService {
       listingId: listingIds[0]!,
       roomId: topic.roomId,
       ...o,
+      // A bundle is bought now: hold for fall is an offer on one listing (docs/decisions.md).
+      holdUntil: null,
     });
     await tx.db
       .insertInto('offer_items')

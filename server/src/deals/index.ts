@@ -3,6 +3,7 @@ import type { ChatModule } from '../chat/index.js';
 import type { AppContext } from '../context.js';
 import { BundlesService } from './bundles.js';
 import { HandoffService } from './handoff.js';
+import { registerHoldJobs } from './hold.js';
 import { MeetupsService } from './meetups.js';
 import { OffersService } from './offers.js';
 import { PickupService } from './pickups.js';
@@ -47,6 +48,7 @@ export async function registerDeals(
   followListingChanges(ctx, deps);
   const offers = new OffersService(ctx, deps);
   offers.registerJobs();
+  registerHoldJobs(ctx, deps);
   const meetups = new MeetupsService(ctx, deps, offers);
   const handoff = new HandoffService(ctx, deps);
   const sold = new SoldToggle(ctx, deps, offers);

@@ -13,6 +13,7 @@ import type { AppContext } from '../context.js';
 import { requireCampusId } from '../db/campus-scope.js';
 import { badRequest, conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { assertNotBlocked, scamFlags } from '../safety/index.js';
+import { assertMeetupWindow } from './hold.js';
 import type { OffersService } from './offers.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
@@ -93,6 +94,7 @@ export class MeetupsService {
         .where('status', 'in', ['PROPOSED', 'CONFIRMED'])
         .executeTakeFirst();
       if (open) throw conflict(DEALS_MESSAGES.meetupOpenExists);
+      await assertMeetupWindow(this.ctx, tx, listing, roomId);
       const buyerId = pair[0] === listing.seller_id ? pair[1] : pair[0];
       const meetup = await tx.db
         .insertInto('meetups')

@@ -16,6 +16,7 @@ import type { AppContext } from '../context.js';
 import { requireCampusId } from '../db/campus-scope.js';
 import { conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { assertNotBlocked } from '../safety/index.js';
+import { checkHoldDay, reservationBaseDeadline, scheduleHoldReminders } from './hold.js';
 import { cancelOpenMeetups } from './meetup-rules.js';
 import { declinePendingOn, freeBundleListings, lockReservation } from './bundle-rules.js';
 import { assertOfferBudget, takeConversationSlot } from './offer-limits.js';
@@ -83,7 +84,14 @@ export class OffersService {
   /** A new PENDING offer and its expiry timer (bundles.ts adds its items; seller-offers.ts too). */
   async insertOffer(
     tx: DealsTx,
-    o: { listingId: number; roomId: string; buyerId: number; byId: number; amountCents: number },
+    o: {
+      listingId: number;
+      roomId: string;
+      buyerId: number;
+      byId: number;
+      amountCents: number;
+      holdUntil: string | null;
+    },
   ) {
     const row = await tx.db
       .insertInto('offers')
@@ -99,6 +107,7 @@ export class OffersService {
         updated_at: tx.now,
         accepted_at: null,
         handoff_code: null,
+        hold_until: o.holdUntil,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -119,14 +128,15 @@ export class OffersService {
    * naming a chat (roomId) offers the listing to its other student instead (seller-offers.ts).
    */
   make(userId: number, listingId: number, body: unknown): Promise<Offer> {
-    const { amount, roomId } = parseOr400(makeOfferBodySchema, body);
+    const { amount, roomId, holdUntil } = parseOr400(makeOfferBodySchema, body);
     return this.run(async (tx) => {
+      const hold = checkHoldDay(this.ctx, tx.now, holdUntil);
       const listing = await this.listing(tx, listingId);
       // A free item is claimed (features.md §H): its pickup is created by the claims module.
       if (listing.price_cents === 0) throw conflict(CLAIMS_MESSAGES.offerOnFree);
       if (listing.seller_id === userId) {
         if (roomId === undefined) throw forbidden(DEALS_MESSAGES.offerOwnListing);
-        return offerInChat(this, this.ctx, tx, listing, roomId, amount);
+        return offerInChat(this, this.ctx, tx, listing, roomId, amount, hold);
       }
       if (roomId !== undefined && roomId !== roomIdFor(userId, listing.seller_id))
         throw forbidden(DEALS_MESSAGES.offerRoomNotYours);
@@ -164,6 +174,7 @@ export class OffersService {
         buyerId: userId,
         byId: userId,
         amountCents: amount,
+        holdUntil: hold,
       });
       await tx.post(
         topic,
@@ -217,15 +228,17 @@ export class OffersService {
         .returningAll()
         .executeTakeFirst();
       if (!accepted) throw conflict(DEALS_MESSAGES.offerNotPending);
+      // 72 h from now, or 48 h after the hold day of a held offer (deals/hold.ts).
       await this.ctx.jobs.enqueue(
         tx.db,
         JOB_RESERVATION_LAPSE,
         { offerId: offer.id },
         {
-          runAt: tx.now + DEALS_DURATIONS_MS.reservationLapse,
+          runAt: reservationBaseDeadline(this.ctx, accepted),
           key: lapseKey(offer.id),
         },
       );
+      await scheduleHoldReminders(this.ctx, tx, accepted);
       tx.touchListing(listing.id);
       const actor = await this.name(tx, userId);
       await tx.post(
@@ -281,13 +294,15 @@ export class OffersService {
 
   /** POST /offers/{id}/counter: the side that did not make it answers with a new amount. */
   counter(userId: number, offerId: number, body: unknown): Promise<Offer> {
-    const { amount } = parseOr400(offerBodySchema, body);
+    const { amount, holdUntil } = parseOr400(offerBodySchema, body);
     return this.run(async (tx) => {
       const { offer, listing } = await this.offerFor(tx, userId, offerId);
       if (offer.status !== 'PENDING') throw conflict(DEALS_MESSAGES.offerNotPending);
       if (offer.by_id === userId) throw forbidden(DEALS_MESSAGES.offerOwnAnswer);
       if (listing.status !== 'AVAILABLE') throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
       if (amount === offer.amount_cents) throw conflict(DEALS_MESSAGES.offerCounterSame);
+      // A counter keeps the hold it answers, unless it names its own (null: no hold).
+      const hold = holdUntil === undefined ? offer.hold_until : checkHoldDay(this.ctx, tx.now, holdUntil);
       await assertOfferBudget(tx, listing.id, offer.buyer_id, userId);
       const topic = DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id);
       const actor = await this.name(tx, userId);
@@ -307,6 +322,7 @@ export class OffersService {
         buyerId: offer.buyer_id,
         byId: userId,
         amountCents: amount,
+        holdUntil: hold,
       });
       await tx.post(
         topic,
@@ -503,10 +519,11 @@ export class OffersService {
       .where('listing_id', '=', offer.listing_id)
       .where('status', '=', 'CONFIRMED')
       .executeTakeFirst();
-    if (confirmed) return Number(confirmed.starts_at) + DEALS_DURATIONS_MS.reservationAfterMeetup;
-    // A free item's pickup is 48 h, not the 72 h of a sale (features.md §H).
-    const lapse = offer.claim_id === null ? DEALS_DURATIONS_MS.reservationLapse : CLAIMS_DURATIONS_MS.pickup;
-    return Number(offer.accepted_at ?? offer.created_at) + lapse;
+    const base = reservationBaseDeadline(this.ctx, offer);
+    if (!confirmed) return base;
+    const afterMeetup = Number(confirmed.starts_at) + DEALS_DURATIONS_MS.reservationAfterMeetup;
+    // A held item stays held until its day has passed, even when the meet-up is earlier.
+    return offer.hold_until ? Math.max(base, afterMeetup) : afterMeetup;
   }
 
   /** A meet-up was confirmed: make sure the lapse check runs at its new deadline. */

@@ -22,6 +22,7 @@ export async function offerInChat(
   listing: store.DealListing,
   roomId: string,
   amountCents: number,
+  holdUntil: string | null,
 ): Promise<Offer> {
   const sellerId = listing.seller_id;
   const pair = parseRoomId(roomId);
@@ -60,6 +61,9 @@ export async function offerInChat(
     buyerId,
     byId: sellerId,
     amountCents,
+    // Hold for fall: the seller's own day, else the day of the buyer's offer it answers (a counter
+    // keeps the hold, docs/decisions.md).
+    holdUntil: holdUntil ?? (previous && previous.by_id !== sellerId ? previous.hold_until : null),
   });
   await tx.post(
     topic,

@@ -30,6 +30,7 @@ export function toOffer(r: OfferRow): Offer {
     createdAt: iso(r.created_at),
     expiresAt: iso(r.expires_at),
     ...(r.claim_id === null ? {} : { claimId: r.claim_id }),
+    holdUntil: r.hold_until ?? null,
   };
 }
 

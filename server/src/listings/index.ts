@@ -10,6 +10,7 @@ import type { ListingSearch } from './search/listing-search.js';
 import { LiveSearchIndex } from './search/live-index.js';
 import { ShardedSearchIndex } from './search/sharded-index.js';
 import { WorkerSearchIndex } from './search/worker-index.js';
+import { SeasonWrites } from './season.js';
 import { ListingsService, type ListingsDeps } from './service.js';
 import type { ListingRow } from './store.js';
 
@@ -28,6 +29,7 @@ export {
   toListings,
 } from './store.js';
 export { RenderedListings } from './personalise.js';
+export { SeasonWrites } from './season.js';
 export { parseFilters } from './query.js';
 export { readPhotoForm } from './form.js';
 export { queryMatches } from './search/match-one.js';
@@ -39,6 +41,8 @@ export interface ListingsModule {
   personaliser: Personaliser;
   /** The per-process hot-read cache (tests read its size). */
   cache: HotCache;
+  /** Price steps and taking listings off the market for the move-out season (moving-out/). */
+  season: SeasonWrites;
 }
 
 declare module 'fastify' {
@@ -82,7 +86,13 @@ export async function registerListings(
       search.warm().catch((err: unknown) => ctx.logger.error({ err }, 'building the search index failed'));
     });
   }
-  const listings: ListingsModule = { service, search, personaliser, cache };
+  const listings: ListingsModule = {
+    service,
+    search,
+    personaliser,
+    cache,
+    season: new SeasonWrites(ctx.domainEvents),
+  };
   app.decorate('listings', listings);
   return listings;
 }

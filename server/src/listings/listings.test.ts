@@ -93,6 +93,9 @@ describe.each(dialects)('listings API (%s)', (dialect) => {
           // features.md §H; expired only because the seller is asking
           'expiresAt',
           'expired',
+          // features.md §H
+          'mustGoBy',
+          'heldUntil',
         ].sort(),
       );
       expect(listing).toMatchObject({

@@ -60,7 +60,10 @@ export function browse(db: Executor, q: BrowseQuery, dialect: Dialect): Promise<
   let query = withSeller(db);
   if (q.campusId !== undefined) query = query.where('listings.campus_id', '=', q.campusId);
   if (!q.includeSold) {
-    query = query.where('listings.is_sold', '=', 0).where('listings.moderation', 'is', null);
+    query = query
+      .where('listings.is_sold', '=', 0)
+      .where('listings.moderation', 'is', null)
+      .where('listings.unlisted_at', 'is', null);
     if (q.now !== undefined) query = query.where(listedAt(q.now));
   }
   if (q.excludeSellers?.length) query = query.where('listings.seller_id', 'not in', [...q.excludeSellers]);
@@ -194,6 +197,7 @@ export function findUnsoldByIds(
       .where('listings.campus_id', '=', campusId)
       .where('listings.is_sold', '=', 0)
       .where('listings.moderation', 'is', null)
+      .where('listings.unlisted_at', 'is', null)
       // An expired listing the index still holds (its expiry job has not run yet) is not found.
       .where(listedAt(now))
       .execute()
@@ -277,13 +281,70 @@ export async function photosFor(db: Executor, ids: readonly number[]): Promise<M
   return byListing;
 }
 
-/** Rows as API listings, with their photos (one query for the whole page). */
+/** What the move-out season adds to a listing's answer (features.md §H). */
+export interface SeasonFields {
+  mustGoBy: string | null;
+  heldUntil: string | null;
+}
+
+/**
+ * The sellers' move-out days (their plans, while not done) and the hold days of reserved listings'
+ * accepted offers: one query each for the whole page. Only AVAILABLE listings still on the market
+ * "must go"; only RESERVED ones are held.
+ */
+async function seasonFor(
+  db: Executor,
+  rows: readonly ListingWithSeller[],
+): Promise<Map<number, SeasonFields>> {
+  const out = new Map<number, SeasonFields>();
+  const available = rows.filter((r) => r.status === 'AVAILABLE' && r.unlisted_at === null);
+  const held = rows.filter((r) => r.status === 'RESERVED' && r.accepted_offer_id !== null);
+  const sellers = [...new Set(available.map((r) => r.seller_id))];
+  const [plans, holds] = await Promise.all([
+    sellers.length === 0
+      ? []
+      : db
+          .selectFrom('move_out_plans')
+          .select(['user_id', 'date'])
+          .where('user_id', 'in', sellers)
+          .where('done_at', 'is', null)
+          .execute(),
+    held.length === 0
+      ? []
+      : db
+          .selectFrom('offers')
+          .select(['id', 'hold_until'])
+          .where(
+            'id',
+            'in',
+            held.map((r) => r.accepted_offer_id!),
+          )
+          .where('hold_until', 'is not', null)
+          .execute(),
+  ]);
+  const planDay = new Map(plans.map((p) => [p.user_id, p.date]));
+  const holdDay = new Map(holds.map((h) => [h.id, h.hold_until]));
+  for (const r of available) {
+    const day = planDay.get(r.seller_id);
+    if (day) out.set(r.id, { mustGoBy: day, heldUntil: null });
+  }
+  for (const r of held) {
+    const day = holdDay.get(r.accepted_offer_id!);
+    if (day) out.set(r.id, { mustGoBy: null, heldUntil: day });
+  }
+  return out;
+}
+
+/** Rows as API listings, with their photos and season fields (one query each for the whole page). */
 export async function toListings(db: Executor, rows: readonly ListingWithSeller[]): Promise<Listing[]> {
-  const photos = await photosFor(
-    db,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => toListing(r, photos.get(r.id) ?? []));
+  const [photos, season] = await Promise.all([
+    photosFor(
+      db,
+      rows.map((r) => r.id),
+    ),
+    seasonFor(db, rows),
+  ]);
+  return rows.map((r) => toListing(r, photos.get(r.id) ?? [], season.get(r.id)));
 }
 
 /** Flips sold/unsold for the seller's own listing; undefined when it is not theirs or is gone. */
@@ -374,6 +435,7 @@ export async function searchDocs(
       'isbn',
       'moderation',
       'expires_at',
+      'unlisted_at',
     ]);
   if (sinceUpdatedAt !== undefined) query = query.where('updated_at', '>=', sinceUpdatedAt);
   // Both databases compute `%` on integers; the shard numbers are ours, not a caller's input.
@@ -386,8 +448,9 @@ export async function searchDocs(
     description: r.description,
     category: r.category,
     priceCents: r.price_cents,
-    // A listing hidden by moderation (safety) or lapsed (freshness) is out of search like a sold one.
-    isSold: r.is_sold === 1 || r.moderation !== null || lapsed(r),
+    // A listing hidden by moderation (safety), lapsed (freshness) or taken off the market at its
+    // seller's move-out date is out of search like a sold one.
+    isSold: r.is_sold === 1 || r.moderation !== null || lapsed(r) || r.unlisted_at !== null,
     condition: r.condition,
     courseCode: r.course_code,
     isbn: r.isbn,
@@ -411,7 +474,7 @@ export function toSearchDoc(row: ListingRow): SearchDoc {
     description: row.description,
     category: row.category,
     priceCents: row.price_cents,
-    isSold: row.is_sold === 1 || row.moderation !== null || lapsed(row),
+    isSold: row.is_sold === 1 || row.moderation !== null || lapsed(row) || row.unlisted_at !== null,
     condition: row.condition,
     courseCode: row.course_code,
     isbn: row.isbn,
@@ -428,7 +491,11 @@ export function toPhoto(p: PhotoRow): ListingPhoto {
 }
 
 /** The one place rows become API listings (no seller e-mail: design §3). */
-export function toListing(row: ListingWithSeller, photos: readonly PhotoRow[] = []): Listing {
+export function toListing(
+  row: ListingWithSeller,
+  photos: readonly PhotoRow[] = [],
+  season: SeasonFields = { mustGoBy: null, heldUntil: null },
+): Listing {
   return {
     id: row.id,
     name: row.name,
@@ -448,6 +515,8 @@ export function toListing(row: ListingWithSeller, photos: readonly PhotoRow[] = 
     photos: photos.map(toPhoto),
     expiresAt: row.expires_at === null ? null : new Date(Number(row.expires_at)).toISOString(),
     ...freeFields(row),
+    mustGoBy: season.mustGoBy,
+    heldUntil: season.heldUntil,
     // Last key on purpose: answers are personalised after the hot cache by rewriting it (personalise.ts).
     savedByMe: false,
   };
@@ -460,6 +529,7 @@ function freeFields(row: ListingRow): Pick<Listing, 'free' | 'claimWindowHours' 
   return {
     free: true,
     claimWindowHours: hours,
-    claimsCloseAt: new Date(Number(row.created_at) + hours * 3_600_000).toISOString(),
+    // A listing turned free at its seller's move-out date collects claims from then, not from posting.
+    claimsCloseAt: new Date(Number(row.free_from ?? row.created_at) + hours * 3_600_000).toISOString(),
   };
 }

@@ -139,6 +139,7 @@ const ACTION_LABEL: Record<NotificationKind, string> = {
   CLAIMS_READY: 'See the claims',
   CLAIM_WON: 'Plan the pickup',
   CLAIM_LOST: 'See free items',
+  HOLD_REMINDER: 'Open the conversation',
   CHAT_MESSAGE: 'Reply',
 };
 

@@ -154,6 +154,9 @@ export async function deleteAccount(
     await trx.deleteFrom('saved_searches').where('user_id', '=', me).execute();
     await trx.deleteFrom('wanted_matches').where('user_id', '=', me).execute();
     await trx.deleteFrom('wanted_posts').where('user_id', '=', me).execute();
+    // A move-out plan (features.md §H): its timers find no plan and do nothing.
+    await trx.deleteFrom('move_out_prices').where('seller_id', '=', me).execute();
+    await trx.deleteFrom('move_out_plans').where('user_id', '=', me).execute();
     await trx.deleteFrom('codes').where('user_id', '=', me).execute();
     await trx.deleteFrom('signup_codes').where('user_id', '=', me).execute();
     await trx

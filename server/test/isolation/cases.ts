@@ -2,6 +2,7 @@ import { accountsAndChatCases } from './cases-accounts-chat.js';
 import { claimsCases } from './cases-claims.js';
 import { dealsCases } from './cases-deals.js';
 import { listingsAndSellingCases } from './cases-listings-selling.js';
+import { movingOutCases } from './cases-moving-out.js';
 import { notificationsCases } from './cases-notifications.js';
 import { trustAndSafetyCases } from './cases-trust-safety.js';
 import type { CaseTable } from './matrix.js';
@@ -16,6 +17,7 @@ const tables: CaseTable[] = [
   trustAndSafetyCases,
   notificationsCases,
   claimsCases,
+  movingOutCases,
 ];
 
 /** Every route's case; a route in two files is a mistake the matrix test reports. */

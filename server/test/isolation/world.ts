@@ -232,6 +232,12 @@ export async function buildWorld(dialect: TestDialect): Promise<World> {
     201,
   );
   await must(t, uw.student, { method: 'POST', url: '/searches', payload: { query: uwMarker } }, 201);
+  // Moving out (features.md §H): the owner and the uw student each have a plan, so each campus's
+  // moving-out feed holds its own lamp.
+  const moveOutDay = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+  for (const who of [owner, uw.student]) {
+    await must(t, who, { method: 'PUT', url: '/users/me/move-out', payload: { date: moveOutDay } }, 200);
+  }
 
   // Notifications, matches and mail are jobs: run them before anyone reads.
   await t.app.ctx.jobs.runDue();

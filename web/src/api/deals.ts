@@ -12,9 +12,20 @@ export const dealKeys = {
   handoff: (listingId: number) => ['deals', 'handoff', listingId] as const,
 };
 
-/** A buyer's offer; with `roomId`, the seller offers the listing to the other student of that chat. */
-export function makeOffer(listingId: number, amount: string, roomId?: string): Promise<Offer> {
-  return api.post<Offer>(`/listings/${listingId}/offers`, roomId ? { amount, roomId } : { amount });
+/**
+ * A buyer's offer; with `roomId`, the seller offers the listing to the other student of that chat;
+ * with `holdUntil` (YYYY-MM-DD), held for fall (features.md §H).
+ */
+export function makeOffer(
+  listingId: number,
+  amount: string,
+  options: { roomId?: string; holdUntil?: string } = {},
+): Promise<Offer> {
+  return api.post<Offer>(`/listings/${listingId}/offers`, {
+    amount,
+    ...(options.roomId ? { roomId: options.roomId } : {}),
+    ...(options.holdUntil ? { holdUntil: options.holdUntil } : {}),
+  });
 }
 
 /** POST /bundles: one offer for 2–10 listings of one seller (features.md §H). */

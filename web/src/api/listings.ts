@@ -15,7 +15,9 @@ export type ListingsSource =
   | ({ kind: 'filters' } & SellingFilters)
   | ({ kind: 'search'; query: string } & SellingFilters)
   /** GET /listings/saved: the caller's saved listings, newest save first. */
-  | { kind: 'saved' };
+  | { kind: 'saved' }
+  /** GET /listings/moving-out: students moving out, soonest deadline first (one seller's shelf). */
+  | { kind: 'movingOut'; sellerId?: number };
 
 /** Filters and order of /listings/filters and /listings/search (features.md §B adds the last four). */
 export interface SellingFilters {
@@ -86,6 +88,8 @@ function sourceRequest(source: ListingsSource): { path: string; query: Query } {
       return { path: `/listings/${encodeURIComponent(source.category)}`, query: {} };
     case 'saved':
       return { path: '/listings/saved', query: {} };
+    case 'movingOut':
+      return { path: '/listings/moving-out', query: { sellerId: source.sellerId } };
     case 'filters':
       return { path: '/listings/filters', query: filterQuery(source) };
     case 'search':

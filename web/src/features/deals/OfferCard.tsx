@@ -1,6 +1,12 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { formatDollars, type BundleItem, type ListingStatus, type Offer } from '@campus/contract';
+import {
+  formatDollars,
+  HOLD_MESSAGES,
+  type BundleItem,
+  type ListingStatus,
+  type Offer,
+} from '@campus/contract';
 import { answerOffer, counterOffer, type OfferAnswer } from '../../api/deals';
 import { Button } from '../../ui/Button';
 import { TagIcon, WalletIcon } from '../../ui/icons';
@@ -134,9 +140,20 @@ export function OfferCard({
       kind="Offer"
       icon={<WalletIcon size={16} />}
       words={offer.items ? bundleWords(words, offer.items.length) : words}
-      detail={offer.items && <BundleItems items={offer.items} />}
       labelId={labelId}
       error={error}
+      detail={
+        offer.items || offer.holdUntil ? (
+          <>
+            {offer.items && <BundleItems items={offer.items} />}
+            {offer.holdUntil && (
+              <p className="mt-2 inline-flex rounded-full bg-sky-100 px-2.5 py-0.5 text-xs font-semibold text-sky-900 ring-1 ring-sky-300">
+                {HOLD_MESSAGES.heldUntil(offer.holdUntil)}
+              </p>
+            )}
+          </>
+        ) : undefined
+      }
       actions={
         countering && can.counter ? (
           <CounterForm

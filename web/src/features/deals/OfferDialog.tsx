@@ -1,10 +1,18 @@
 import { useState, type FormEvent } from 'react';
-import { DEALS_LIMITS, DEALS_MESSAGES, formatDollars, type Listing } from '@campus/contract';
+import {
+  DEALS_LIMITS,
+  DEALS_MESSAGES,
+  HOLD_LIMITS,
+  HOLD_MESSAGES,
+  formatDollars,
+  type Listing,
+} from '@campus/contract';
 import { makeOffer } from '../../api/deals';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { TextField } from '../../ui/TextField';
 import { checkAmount } from './rules';
+import { localDay } from '../moving-out/days';
 import { useDealAction } from './useDealAction';
 
 /**
@@ -33,6 +41,9 @@ export function OfferDialog({
 }) {
   const [value, setValue] = useState(String(listing.price));
   const [error, setError] = useState<string | null>(null);
+  const [holding, setHolding] = useState(false);
+  const [holdUntil, setHoldUntil] = useState('');
+  const [holdError, setHoldError] = useState<string | null>(null);
   const action = useDealAction(roomId);
 
   async function submit(e: FormEvent) {
@@ -42,8 +53,15 @@ export function OfferDialog({
       setError(checked.error);
       return;
     }
+    if (holding && !holdUntil) {
+      setHoldError(HOLD_MESSAGES.holdInvalid);
+      return;
+    }
     const made = await action.run('offer', () =>
-      makeOffer(listing.id, checked.amount, toPeer === undefined ? undefined : roomId),
+      makeOffer(listing.id, checked.amount, {
+        roomId: toPeer === undefined ? undefined : roomId,
+        holdUntil: holding ? holdUntil : undefined,
+      }),
     );
     if (made) (onSent ?? onClose)();
   }
@@ -74,6 +92,40 @@ export function OfferDialog({
             action.setError(null);
           }}
         />
+        <div className="rounded-xl border border-slate-200 bg-slate-50 p-3">
+          <label className="flex items-start gap-3 text-sm font-medium text-slate-900">
+            <input
+              type="checkbox"
+              className="mt-0.5 h-5 w-5 shrink-0 rounded border-slate-400 accent-brand-700"
+              checked={holding}
+              onChange={(e) => {
+                setHolding(e.target.checked);
+                setHoldError(null);
+              }}
+            />
+            <span>
+              {HOLD_MESSAGES.holdOption}
+              <span className="mt-0.5 block font-normal text-slate-600">
+                The seller keeps it for you until that day (up to {HOLD_LIMITS.maxDaysAhead} days ahead).
+              </span>
+            </span>
+          </label>
+          {holding && (
+            <TextField
+              containerClassName="mt-3"
+              label="Hold until"
+              type="date"
+              min={localDay(1)}
+              max={localDay(HOLD_LIMITS.maxDaysAhead)}
+              value={holdUntil}
+              error={holdError}
+              onChange={(e) => {
+                setHoldUntil(e.target.value);
+                setHoldError(null);
+              }}
+            />
+          )}
+        </div>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={onClose}>
             Cancel

@@ -20,6 +20,7 @@ const offer = (over: Partial<Offer> = {}): Offer => ({
   status: 'PENDING',
   createdAt: '2026-11-23T11:00:00Z',
   expiresAt: '2026-11-25T11:00:00Z',
+  holdUntil: null,
   ...over,
 });
 

@@ -26,6 +26,8 @@ function listing(over: Partial<Listing> = {}): Listing {
     courseCode: null,
     isbn: null,
     photos: [],
+    mustGoBy: null,
+    heldUntil: null,
     savedByMe: false,
     ...over,
   };

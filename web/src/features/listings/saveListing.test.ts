@@ -22,6 +22,8 @@ const listing: Listing = {
   courseCode: 'MTH132',
   isbn: null,
   photos: [],
+  mustGoBy: null,
+  heldUntil: null,
   savedByMe: false,
 };
 

@@ -12,6 +12,7 @@ import { LIST_ROW_SIZES, RAIL_TILE_SIZES } from '../photoLayout';
 import { SaveButton } from './SaveButton';
 import { StatusBadge } from './SoldBadge';
 import { useTimeBasis } from '../../../ui/timeBasis';
+import { SeasonBadge } from '../../moving-out/SeasonBadge';
 
 export interface ListingCardProps {
   listing: Listing;
@@ -117,6 +118,7 @@ export function ListingCard({
             </>
           )}
         </p>
+        <SeasonBadge listing={listing} className="mt-2 self-start" />
         {actions && <div className="relative z-[3] mt-auto flex flex-wrap gap-2 pt-3">{actions}</div>}
       </div>
     </article>

@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useBack } from '../../../ui/useBack';
 import {
   CATEGORY_LABELS,
@@ -143,6 +143,12 @@ export default function AllListingsPage() {
               'Everything students are selling right now.'
             )}
           </p>
+          <Link
+            to="/moving_out"
+            className="mt-1 inline-block text-sm font-semibold text-orange-800 underline-offset-2 hover:underline"
+          >
+            Students moving out: must go soon →
+          </Link>
         </div>
         <Button
           variant="secondary"

@@ -1,4 +1,4 @@
-import { CATEGORY_TILES } from '@campus/contract';
+import { CATEGORY_TILES, MOVE_OUT_MESSAGES, inMoveOutSeason } from '@campus/contract';
 import { campusLabel, useCampusInfo } from '../../../api/campus';
 import { useCurrentUser } from '../../../session/useCurrentUser';
 import { ButtonLink } from '../../../ui/Button';
@@ -8,6 +8,8 @@ import { PageContainer } from '../../../ui/PageContainer';
 import { useDocumentTitle } from '../../../ui/useDocumentTitle';
 import { LatestRail } from '../components/LatestRail';
 import type { CategoryPageState } from '../navigation';
+import { MovingOutShelf } from '../../moving-out/MovingOutShelf';
+import { localDay } from '../../moving-out/days';
 
 /**
  * /dashboard (spec §2): Today's Latest Products (GET /listings/recent), Our Categories (tiles to
@@ -17,9 +19,16 @@ export default function DashboardPage() {
   useDocumentTitle('Dashboard');
   const { user } = useCurrentUser();
   const campus = useCampusInfo().data;
+  // During the campus's move-out season the dashboard leads with the moving-out shelf (§H).
+  const season = inMoveOutSeason(campus?.moveOutSeason, localDay(0));
 
   return (
     <PageContainer>
+      {season && (
+        <div className="mb-8">
+          <MovingOutShelf title={`${MOVE_OUT_MESSAGES.shelfTitle}: it's move-out season`} showEmpty />
+        </div>
+      )}
       <section className="relative overflow-hidden rounded-3xl bg-brand-800 px-6 py-8 text-white sm:px-10 sm:py-10">
         <div
           aria-hidden="true"
@@ -61,6 +70,12 @@ export default function DashboardPage() {
         </div>
         <LatestRail />
       </section>
+
+      {!season && (
+        <div className="mt-10">
+          <MovingOutShelf />
+        </div>
+      )}
 
       <section aria-labelledby="categories-heading" className="mt-12">
         <h2

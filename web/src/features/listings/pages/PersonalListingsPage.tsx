@@ -16,6 +16,7 @@ import { useRenewListing } from '../../freshness/useRenewListing';
 import { ListingsResults } from '../components/ListingsResults';
 import { useListingActions } from '../hooks/useListingActions';
 import { useListingsFeed } from '../hooks/useListingsFeed';
+import { MoveOutForm } from '../../moving-out/MoveOutForm';
 
 /**
  * /personalListings (spec §2): 'Your Listings' from GET /listings/self (sold ones included). Each
@@ -130,6 +131,7 @@ export default function PersonalListingsPage() {
           </ButtonLink>
         }
       />
+      <MoveOutForm />
       <div ref={listRef} tabIndex={-1} role="region" aria-label="Your listings" className="outline-none">
         <ListingsResults
           feed={feed}

@@ -16,6 +16,7 @@ import { PhotoGallery } from '../components/PhotoGallery';
 import { SaveButton } from '../components/SaveButton';
 import { ShareButton } from '../components/ShareButton';
 import { StatusBadge } from '../components/SoldBadge';
+import { SeasonBadge } from '../../moving-out/SeasonBadge';
 import { VisitorPanel } from '../components/VisitorPanel';
 import { ClaimPanel } from '../../claims/ClaimPanel';
 import { actionBarState, ListingActionBar } from '../components/ListingActionBar';
@@ -162,6 +163,7 @@ export default function SingleListingPage() {
               {/* Beside the price "Free" says it already: the badge is for Reserved and Sold. */}
               <StatusBadge listing={{ ...listing, free: false }} />
               <ConditionChip condition={listing.condition} className="px-2.5 py-1 text-sm" />
+              <SeasonBadge listing={listing} className="px-3 py-1 text-sm" />
               {userId !== null && (
                 <div className="ml-auto flex gap-2">
                   <ShareButton listing={listing} />

@@ -30,6 +30,7 @@ const GROUP: Record<NotificationType, string> = {
   CLAIMS_READY: 'Free item',
   CLAIM_WON: 'Free item',
   CLAIM_LOST: 'Free item',
+  HOLD_REMINDER: 'Held item',
 };
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });

@@ -15,6 +15,7 @@ import { RateDialog } from '../components/RateDialog';
 import { Stars } from '../components/Stars';
 import { formatDate } from '../format';
 import { useTimeBasis } from '../../../ui/timeBasis';
+import { HeldItems } from '../../moving-out/HeldItems';
 
 /**
  * /my-deals (the API's GET /deals is the data; the page needs its own path): every deal of the caller (features.md §A) and where its reviews stand. `?rate={dealId}`
@@ -53,6 +54,7 @@ export default function DealsPage() {
         title="Your deals"
         description="Everything you sold or bought with a hand-off code, and your reviews."
       />
+      <HeldItems />
       {query.isPending ? (
         <div className="flex justify-center py-16">
           <Spinner label="Loading your deals…" />

@@ -18,6 +18,7 @@ import { BundleTray } from '../../deals/bundle/BundleTray';
 import { useBundlePicks } from '../../deals/bundle/useBundlePicks';
 import { ListingGrid } from '../../listings/components/ListingGrid';
 import { BlockButton } from '../../safety/BlockButton';
+import { MovingOutShelf } from '../../moving-out/MovingOutShelf';
 import { ReportButton } from '../../safety/ReportDialog';
 import { EditProfile } from '../components/EditProfile';
 import { ProfileAvatar } from '../components/ProfileAvatar';
@@ -105,6 +106,11 @@ export default function ProfilePage() {
 
       <ReviewsSection profile={profile} />
 
+      <MovingOutShelf
+        sellerId={profile.id}
+        title={`${profile.firstName} is moving out`}
+        description="These have to go soon: soonest first."
+      />
       <ListingsSection profile={profile} own={own} myId={userId} />
     </PageContainer>
   );
@@ -117,7 +123,8 @@ export default function ProfilePage() {
 function ListingsSection({ profile, own, myId }: { profile: Profile; own: boolean; myId: number | null }) {
   const bundle = useBundlePicks(profile.id);
   const canBundle = !own && myId !== null;
-  const available = profile.listings.filter((l) => l.status === 'AVAILABLE').map((l) => l.id);
+  // A free item is claimed, never bundled (features.md §H).
+  const available = profile.listings.filter((l) => l.status === 'AVAILABLE' && !l.free).map((l) => l.id);
   const { keepOnly } = bundle;
   const availableKey = available.join(',');
   useEffect(() => {
@@ -140,7 +147,8 @@ function ListingsSection({ profile, own, myId }: { profile: Profile; own: boolea
           label={`Listings by ${profile.firstName}`}
           renderActions={
             canBundle && available.length >= BUNDLE_LIMITS.minListings
-              ? (l) => (l.status === 'AVAILABLE' ? <BundleToggle listing={l} bundle={bundle} /> : null)
+              ? (l) =>
+                  l.status === 'AVAILABLE' && !l.free ? <BundleToggle listing={l} bundle={bundle} /> : null
               : undefined
           }
         />
