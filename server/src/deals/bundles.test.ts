@@ -2,7 +2,7 @@
  * Bundles (features.md §H): POST /bundles and its answers, every rule and refusal, on both
  * databases. Hand-off, deals and reviews of a bundle are in bundle-handoff.test.ts.
  */
-import { BUNDLE_MESSAGES, DEALS_MESSAGES, roomIdFor, type Offer } from '@campus/contract';
+import { BUNDLE_MESSAGES, CLAIMS_MESSAGES, DEALS_MESSAGES, roomIdFor, type Offer } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   TEST_CAMPUS_DOMAINS,
@@ -14,6 +14,7 @@ import {
   type TestApp,
 } from '../../test/helper.js';
 import { createListing } from '../chat/testing.js';
+import { postListing, validFields } from '../listings/testing.js';
 import { call, history, listingOf, offer } from './testing.js';
 
 const HOUR = 3_600_000;
@@ -123,6 +124,17 @@ describe.each(dialects)('bundles (%s)', (dialect) => {
       expect((await call(t, s.seller, 'POST', `/offers/${single.id}/accept`)).statusCode).toBe(200);
       const res = await bundle(s.buyer, s.ids);
       expect([res.statusCode, res.json().message]).toEqual([409, BUNDLE_MESSAGES.notAvailable('Kettle')]);
+    });
+
+    it('refuses a free item: it is claimed, never bundled (409)', async () => {
+      const s = await shop();
+      const free = await postListing(
+        t,
+        s.seller,
+        validFields({ name: 'Old fan', price: '', free: 'true', category: 'LIFESTYLE' }),
+      );
+      const res = await bundle(s.buyer, [s.ids[0], free.id]);
+      expect([res.statusCode, res.json().message]).toEqual([409, CLAIMS_MESSAGES.offerOnFree]);
     });
 
     it('refuses a listing of another campus like an unknown one (404)', async () => {

@@ -2,7 +2,6 @@ import { randomInt } from 'node:crypto';
 import {
   centsToDollars,
   CLAIM_EVENTS,
-  CLAIMS_DURATIONS_MS,
   CLAIMS_MESSAGES,
   DEALS_DURATIONS_MS,
   DEALS_MESSAGES,

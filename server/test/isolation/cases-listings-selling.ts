@@ -61,6 +61,9 @@ export const listingsAndSellingCases: CaseTable = {
   }),
   // Course codes and counts, no row of a listing: listings/courses.test.ts posts books with the same
   // course on both campuses and checks each sees only its own codes and counts, on both databases.
+  'GET /public/listings/:id/preview': because(
+    "A shared link's preview (name, price, cover, campus; never the seller): public by design, and only at the listing's own campus's address (another campus's address answers 404 like an unknown id, server/src/share/share.test.ts)",
+  ),
   'GET /listings/courses': because(
     "Course codes with counts of the caller's campus only (listings/courses.test.ts)",
   ),

@@ -34,6 +34,7 @@ describe('all-listings query string', () => {
       priceMax: 50,
       conditions: [],
       courseCode: '',
+      free: false,
       sort: undefined,
     });
   });

@@ -83,7 +83,9 @@ function PreviewCard({ preview }: { preview: ListingPreview }) {
           {preview.name}
         </h1>
         <div className="mt-3 flex flex-wrap items-center gap-3">
-          <p className="text-3xl font-bold text-brand-800 tabular-nums">{preview.price === 0 ? 'Free' : formatDollars(preview.price)}</p>
+          <p className="text-3xl font-bold text-brand-800 tabular-nums">
+            {preview.price === 0 ? 'Free' : formatDollars(preview.price)}
+          </p>
           {preview.condition && (
             <span className="rounded-full border border-emerald-200 bg-emerald-50 px-2.5 py-1 text-sm font-semibold text-emerald-800">
               <span className="sr-only">Condition: </span>
