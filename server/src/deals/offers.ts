@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import {
   centsToDollars,
-  CLAIM_EVENTS,
   CLAIMS_MESSAGES,
   DEALS_DURATIONS_MS,
   DEALS_MESSAGES,
@@ -16,19 +15,24 @@ import { requireCampusId } from '../db/campus-scope.js';
 import { conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { assertNotBlocked } from '../safety/index.js';
 import { checkHoldDay, reservationBaseDeadline, scheduleHoldReminders } from './hold.js';
-import { cancelOpenMeetups } from './meetup-rules.js';
-import { declinePendingOn, freeBundleListings, lockReservation } from './bundle-rules.js';
+import { declinePendingOn, lockReservation } from './bundle-rules.js';
 import { assertOfferBudget, takeConversationSlot } from './offer-limits.js';
 import { offerAnswer, offerAnswers } from './bundle-store.js';
+import {
+  endReservation,
+  expireKey,
+  JOB_OFFER_EXPIRE,
+  JOB_RESERVATION_LAPSE,
+  lapseDeadline,
+  lapseKey,
+  registerOfferTimers,
+  scheduleLapseCheck,
+} from './reservations.js';
 import { offerInChat } from './seller-offers.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps, type PickupEndReason } from './tx.js';
 
-export const JOB_OFFER_EXPIRE = 'deals.offer-expire';
-export const JOB_RESERVATION_LAPSE = 'deals.reservation-lapse';
-export const expireKey = (offerId: number) => `${JOB_OFFER_EXPIRE}:${offerId}`;
-export const lapseKey = (offerId: number, at?: number) =>
-  at === undefined ? `${JOB_RESERVATION_LAPSE}:${offerId}` : `${JOB_RESERVATION_LAPSE}:${offerId}:${at}`;
+export { expireKey, JOB_OFFER_EXPIRE, JOB_RESERVATION_LAPSE, lapseKey } from './reservations.js';
 
 /** Offers and reservations (features.md §A "Offers"): every change is one transaction. */
 export class OffersService {
@@ -404,139 +408,29 @@ export class OffersService {
     });
   }
 
-  /**
-   * Ends a reservation (release or lapse): the accepted offer becomes `status`, the listing
-   * AVAILABLE, open meet-ups about it in the pair's room CANCELLED, the buyer's hand-off code gone;
-   * a system message tells both. Also used when the seller marks a reserved listing sold (sold.ts).
-   */
-  async endReservation(
+  /** Ends a reservation (release, lapse, a sale, a removal): reservations.ts. */
+  endReservation(
     tx: DealsTx,
     listing: store.DealListing,
     status: 'CANCELLED' | 'EXPIRED',
     message: { senderId: number; content: string },
-    reason: PickupEndReason = status === 'EXPIRED' ? 'LAPSED' : 'RELEASED',
+    reason?: PickupEndReason,
   ): Promise<void> {
-    await tx.db
-      .updateTable('listings')
-      .set({ status: 'AVAILABLE', reserved_buyer_id: null, accepted_offer_id: null, updated_at: tx.now })
-      .where('id', '=', listing.id)
-      .execute();
-    tx.touchListing(listing.id);
-    if (listing.accepted_offer_id === null) return;
-    // A bundle's reservation is one: every other listing it reserved is freed with this one.
-    await freeBundleListings(tx, listing.accepted_offer_id);
-    const offer = await store.findOffer(tx.db, listing.accepted_offer_id);
-    if (!offer) return;
-    const row = await tx.db
-      .updateTable('offers')
-      .set({ status, updated_at: tx.now, handoff_code: null })
-      .where('id', '=', offer.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await this.ctx.jobs.cancel(tx.db, lapseKey(offer.id));
-    // The offer's own listing (a bundle's first): its meet-ups are filed under it.
-    const topic = DealsTx.topic(offer.listing_id, listing.seller_id, offer.buyer_id);
-    await cancelOpenMeetups(tx, topic, message.senderId);
-    await tx.post(
-      topic,
-      { senderId: message.senderId, kind: 'system', content: message.content },
-      { offer: row },
-      'OFFER_ANSWERED',
-    );
-    // A free item's pickup ended: the claims module passes it on (or closes the giveaway).
-    if (offer.claim_id !== null) {
-      await tx.announceListings();
-      await this.ctx.domainEvents.announce(tx.db, 'deal.pickupEnded', {
-        listingId: listing.id,
-        claimId: offer.claim_id,
-        claimantId: offer.buyer_id,
-        reason,
-      });
-    }
+    return endReservation(this.ctx, tx, listing, status, message, reason);
   }
 
-  // ---- timers (durable jobs; each re-checks the state, so a late or repeated run is harmless)
-
-  /** A PENDING offer 48 h old expires. */
-  expire(offerId: number): Promise<void> {
-    return this.run(async (tx) => {
-      const first = await store.findOffer(tx.db, offerId);
-      if (!first || first.status !== 'PENDING') return;
-      const listing = await store.lockListing(tx.db, first.listing_id, tx.postgres);
-      const offer = await store.findOffer(tx.db, offerId);
-      if (!listing || !offer || offer.status !== 'PENDING' || offer.expires_at > tx.now) return;
-      const row = await this.setStatus(tx, offer, 'EXPIRED');
-      await tx.post(
-        DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id),
-        {
-          senderId: 0,
-          kind: 'system',
-          content: DEAL_EVENTS.offerExpired(centsToDollars(offer.amount_cents)),
-        },
-        { offer: row },
-        'OFFER_ANSWERED',
-      );
-    });
-  }
-
-  /**
-   * A reservation lapses 72 h after acceptance with no CONFIRMED meet-up, or 48 h after a
-   * CONFIRMED meet-up's time, when no deal was confirmed. Runs at the earliest deadline; when a
-   * later one applies (a meet-up was confirmed), it schedules itself again for then.
-   */
-  lapse(offerId: number): Promise<void> {
-    return this.run(async (tx) => {
-      const first = await store.findOffer(tx.db, offerId);
-      if (!first || first.status !== 'ACCEPTED') return;
-      const listing = await lockReservation(tx, first.listing_id);
-      if (!listing || listing.status !== 'RESERVED' || listing.accepted_offer_id !== offerId) return;
-      const deadline = await this.lapseDeadline(tx, first);
-      if (deadline > tx.now) {
-        await this.ctx.jobs.enqueue(
-          tx.db,
-          JOB_RESERVATION_LAPSE,
-          { offerId },
-          {
-            runAt: deadline,
-            key: lapseKey(offerId, deadline),
-          },
-        );
-        return;
-      }
-      await this.endReservation(tx, listing, 'EXPIRED', {
-        senderId: 0,
-        content: first.claim_id === null ? DEAL_EVENTS.reservationLapsed() : CLAIM_EVENTS.pickupLapsed(),
-      });
-    });
-  }
-
-  async lapseDeadline(tx: DealsTx, offer: store.OfferRow): Promise<number> {
-    const confirmed = await tx.db
-      .selectFrom('meetups')
-      .select('starts_at')
-      .where('room_id', '=', offer.room_id)
-      .where('listing_id', '=', offer.listing_id)
-      .where('status', '=', 'CONFIRMED')
-      .executeTakeFirst();
-    const base = reservationBaseDeadline(this.ctx, offer);
-    if (!confirmed) return base;
-    const afterMeetup = Number(confirmed.starts_at) + DEALS_DURATIONS_MS.reservationAfterMeetup;
-    // A held item stays held until its day has passed, even when the meet-up is earlier.
-    return offer.hold_until ? Math.max(base, afterMeetup) : afterMeetup;
+  /** When an accepted offer's reservation lapses (reservations.ts). */
+  lapseDeadline(tx: DealsTx, offer: store.OfferRow): Promise<number> {
+    return lapseDeadline(this.ctx, tx, offer);
   }
 
   /** A meet-up was confirmed: make sure the lapse check runs at its new deadline. */
-  async scheduleLapseCheck(tx: DealsTx, offerId: number, at: number): Promise<void> {
-    await this.ctx.jobs.enqueue(
-      tx.db,
-      JOB_RESERVATION_LAPSE,
-      { offerId },
-      { runAt: at, key: lapseKey(offerId, at) },
-    );
+  scheduleLapseCheck(tx: DealsTx, offerId: number, at: number): Promise<void> {
+    return scheduleLapseCheck(this.ctx, tx, offerId, at);
   }
 
+  /** The expiry and lapse timers (reservations.ts). */
   registerJobs(): void {
-    this.ctx.jobs.register<{ offerId: number }>(JOB_OFFER_EXPIRE, (p) => this.expire(p.offerId));
-    this.ctx.jobs.register<{ offerId: number }>(JOB_RESERVATION_LAPSE, (p) => this.lapse(p.offerId));
+    registerOfferTimers(this.ctx, (fn) => this.run(fn), this);
   }
 }
