@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { formatDollars, type Listing } from '@campus/contract';
 import { Link } from 'react-router';
 import { chatImageUrl } from '../../api/chat';
@@ -18,8 +19,16 @@ import type { NextStep } from './nextStep';
 export const NEXT_STEP_ID = 'deal-next-step';
 const PIN_ID = 'deal-pin';
 
-/** After a deal step: focus the next step, or the pinned item when there is none left. */
+/**
+ * When a deal step last asked for focus. The next step can arrive after the step's own answer (the
+ * hand-off's "Rate" waits for the deals list), so for a few seconds the step that appears takes it.
+ */
+let focusWantedAt = 0;
+const FOCUS_FOLLOWS_MS = 5_000;
+
+/** After a deal step: focus the next step, or the pinned item when there is none left (yet). */
 export function focusNextStep(): void {
+  focusWantedAt = Date.now();
   requestAnimationFrame(() => {
     (document.getElementById(NEXT_STEP_ID) ?? document.getElementById(PIN_ID))?.focus();
   });
@@ -78,6 +87,15 @@ export function ItemPin({
   step: NextStep | null;
   onStep: (step: NextStep) => void;
 }) {
+  const stepLabel = step?.label;
+  useEffect(() => {
+    if (!stepLabel || Date.now() - focusWantedAt > FOCUS_FOLLOWS_MS) return;
+    // Only when focus is still ours to move: on the pin, or lost to the page.
+    const active = document.activeElement;
+    if (active && active !== document.body && active.id !== PIN_ID) return;
+    focusWantedAt = 0;
+    document.getElementById(NEXT_STEP_ID)?.focus();
+  }, [stepLabel]);
   const badge = statusBadge(listing, myId, peerId, peer);
   const waiting = step?.kind === 'wait-offer' || step?.kind === 'wait-meetup';
   const Icon = step ? ICONS[step.kind] : null;
