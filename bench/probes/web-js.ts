@@ -104,6 +104,7 @@ for (const [page, module] of PAGES) {
       ? `**over** ${kb(BUDGET_BYTES)}`
       : `ok ≤ ${kb(BUDGET_BYTES)}`
     : '';
+  if (process.env.BENCH_LIST_FILES) console.error(page, [...files].sort().join(' '));
   console.log(`| \`${page}\` | ${files.size} | ${kb(raw)} | ${kb(gz)} | ${kb(br)} | ${verdict} |`);
 }
 process.exitCode = failed ? 1 : 0;

@@ -1,7 +1,8 @@
 import { z } from './zod.js';
 import type { MeetupSpot } from './deals.js';
 import { meetupSpotResponse, meetupSpotsSchema } from './deals.js';
-import { moveOutSeasonResponse, moveOutSeasonSchema, type MoveOutSeason } from './moving-out.js';
+import { moveOutSeasonResponse, moveOutSeasonSchema } from './moving-out.js';
+import type { MoveOutSeason } from './moving-out-rules.js';
 
 /**
  * Campuses (features.md §E): one deployment serves many, each a closed marketplace. The operator

@@ -29,3 +29,4 @@ export * from './freshness.js';
 export * from './claims.js';
 export * from './share.js';
 export * from './moving-out.js';
+export * from './moving-out-rules.js';
