@@ -1,11 +1,9 @@
-import { randomInt } from 'node:crypto';
 import {
   BUNDLE_EVENTS,
   BUNDLE_MESSAGES,
   bundleBodySchema,
   centsToDollars,
   CLAIMS_MESSAGES,
-  DEALS_DURATIONS_MS,
   DEALS_MESSAGES,
   DEAL_EVENTS,
   offerBodySchema,
@@ -23,7 +21,8 @@ import {
 } from './bundle-rules.js';
 import { bundleListingIds, offerAnswer } from './bundle-store.js';
 import { assertOfferBudget, takeConversationSlot } from './offer-limits.js';
-import { expireKey, JOB_RESERVATION_LAPSE, lapseKey, type OffersService } from './offers.js';
+import { expireKey, type OffersService } from './offers.js';
+import { markAccepted } from './reservations.js';
 import type * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps } from './tx.js';
 
@@ -178,27 +177,7 @@ export class BundlesService {
         .executeTakeFirst();
       if (Number(reserved.numUpdatedRows) !== ids.length)
         throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
-      await this.ctx.jobs.cancel(tx.db, expireKey(offer.id));
-      const accepted = await tx.db
-        .updateTable('offers')
-        .set({
-          status: 'ACCEPTED',
-          accepted_at: tx.now,
-          updated_at: tx.now,
-          handoff_code: String(randomInt(0, 10_000)).padStart(4, '0'),
-          handoff_failures: 0,
-        })
-        .where('id', '=', offer.id)
-        .where('status', '=', 'PENDING')
-        .returningAll()
-        .executeTakeFirst();
-      if (!accepted) throw conflict(DEALS_MESSAGES.offerNotPending);
-      await this.ctx.jobs.enqueue(
-        tx.db,
-        JOB_RESERVATION_LAPSE,
-        { offerId: offer.id },
-        { runAt: tx.now + DEALS_DURATIONS_MS.reservationLapse, key: lapseKey(offer.id) },
-      );
+      const accepted = await markAccepted(this.ctx, tx, offer);
       for (const id of ids) tx.touchListing(id);
       const actor = await this.offers.name(tx, userId);
       await tx.post(

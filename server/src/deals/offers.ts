@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import {
   centsToDollars,
   CLAIMS_MESSAGES,
@@ -14,7 +13,7 @@ import type { AppContext } from '../context.js';
 import { requireCampusId } from '../db/campus-scope.js';
 import { conflict, forbidden, notFound, parseOr400 } from '../http/errors.js';
 import { assertNotBlocked } from '../safety/index.js';
-import { checkHoldDay, reservationBaseDeadline, scheduleHoldReminders } from './hold.js';
+import { checkHoldDay, scheduleHoldReminders } from './hold.js';
 import { declinePendingOn, lockReservation } from './bundle-rules.js';
 import { assertOfferBudget, takeConversationSlot } from './offer-limits.js';
 import { offerAnswer, offerAnswers } from './bundle-store.js';
@@ -22,9 +21,8 @@ import {
   endReservation,
   expireKey,
   JOB_OFFER_EXPIRE,
-  JOB_RESERVATION_LAPSE,
   lapseDeadline,
-  lapseKey,
+  markAccepted,
   registerOfferTimers,
   scheduleLapseCheck,
 } from './reservations.js';
@@ -216,31 +214,7 @@ export class OffersService {
         .where('status', '=', 'AVAILABLE')
         .executeTakeFirst();
       if (Number(reserved.numUpdatedRows) !== 1) throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
-      await this.ctx.jobs.cancel(tx.db, expireKey(offer.id));
-      const accepted = await tx.db
-        .updateTable('offers')
-        .set({
-          status: 'ACCEPTED',
-          accepted_at: tx.now,
-          updated_at: tx.now,
-          handoff_code: String(randomInt(0, 10_000)).padStart(4, '0'),
-          handoff_failures: 0,
-        })
-        .where('id', '=', offer.id)
-        .where('status', '=', 'PENDING')
-        .returningAll()
-        .executeTakeFirst();
-      if (!accepted) throw conflict(DEALS_MESSAGES.offerNotPending);
-      // 72 h from now, or 48 h after the hold day of a held offer (deals/hold.ts).
-      await this.ctx.jobs.enqueue(
-        tx.db,
-        JOB_RESERVATION_LAPSE,
-        { offerId: offer.id },
-        {
-          runAt: reservationBaseDeadline(this.ctx, accepted),
-          key: lapseKey(offer.id),
-        },
-      );
+      const accepted = await markAccepted(this.ctx, tx, offer);
       await scheduleHoldReminders(this.ctx, tx, accepted);
       tx.touchListing(listing.id);
       const actor = await this.name(tx, userId);

@@ -1,5 +1,13 @@
-import { centsToDollars, CLAIM_EVENTS, DEALS_DURATIONS_MS, DEAL_EVENTS } from '@campus/contract';
+import { randomInt } from 'node:crypto';
+import {
+  centsToDollars,
+  CLAIM_EVENTS,
+  DEALS_DURATIONS_MS,
+  DEALS_MESSAGES,
+  DEAL_EVENTS,
+} from '@campus/contract';
 import type { AppContext } from '../context.js';
+import { conflict } from '../http/errors.js';
 import { freeBundleListings, lockReservation } from './bundle-rules.js';
 import { reservationBaseDeadline } from './hold.js';
 import { cancelOpenMeetups } from './meetup-rules.js';
@@ -23,6 +31,40 @@ type Run = <T>(fn: (tx: DealsTx) => Promise<T>) => Promise<T>;
 /** What the expiry needs of the offers service: its one conditional status write. */
 interface OfferStatusWriter {
   setStatus(tx: DealsTx, offer: store.OfferRow, status: store.OfferRow['status']): Promise<store.OfferRow>;
+}
+
+/**
+ * A PENDING offer becomes ACCEPTED with a fresh hand-off code (409 when it was answered meanwhile):
+ * its expiry is cancelled and the lapse check filed for 72 h from now, or 48 h after the hold day of
+ * a held offer (hold.ts). The caller has reserved the listing(s) in the same transaction.
+ */
+export async function markAccepted(
+  ctx: AppContext,
+  tx: DealsTx,
+  offer: store.OfferRow,
+): Promise<store.OfferRow> {
+  await ctx.jobs.cancel(tx.db, expireKey(offer.id));
+  const accepted = await tx.db
+    .updateTable('offers')
+    .set({
+      status: 'ACCEPTED',
+      accepted_at: tx.now,
+      updated_at: tx.now,
+      handoff_code: String(randomInt(0, 10_000)).padStart(4, '0'),
+      handoff_failures: 0,
+    })
+    .where('id', '=', offer.id)
+    .where('status', '=', 'PENDING')
+    .returningAll()
+    .executeTakeFirst();
+  if (!accepted) throw conflict(DEALS_MESSAGES.offerNotPending);
+  await ctx.jobs.enqueue(
+    tx.db,
+    JOB_RESERVATION_LAPSE,
+    { offerId: offer.id },
+    { runAt: reservationBaseDeadline(ctx, accepted), key: lapseKey(offer.id) },
+  );
+  return accepted;
 }
 
 /**
