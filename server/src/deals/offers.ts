@@ -82,6 +82,39 @@ export class OffersService {
     return row;
   }
 
+  /**
+   * One PENDING offer per buyer and listing: a new one by `actorId` (the buyer, or the seller in
+   * seller-offers.ts) withdraws the actor's own earlier one or counts as countering the other side's,
+   * and says so in the room. Answers the offer it replaced, if any.
+   */
+  async supersedePending(
+    tx: DealsTx,
+    topic: store.RoomTopic,
+    actorId: number,
+    actor: string,
+    newAmountCents: number,
+  ): Promise<store.OfferRow | undefined> {
+    const previous = await tx.db
+      .selectFrom('offers')
+      .selectAll()
+      .where('listing_id', '=', topic.listingId)
+      .where('buyer_id', '=', topic.buyerId)
+      .where('status', '=', 'PENDING')
+      .executeTakeFirst();
+    if (!previous) return undefined;
+    const replaced = await this.setStatus(
+      tx,
+      previous,
+      previous.by_id === actorId ? 'WITHDRAWN' : 'COUNTERED',
+    );
+    const text =
+      replaced.status === 'WITHDRAWN'
+        ? DEAL_EVENTS.offerWithdrawn(actor, centsToDollars(previous.amount_cents))
+        : DEAL_EVENTS.offerCountered(actor, centsToDollars(newAmountCents));
+    await tx.post(topic, { senderId: actorId, kind: 'system', content: text }, { offer: replaced });
+    return previous;
+  }
+
   /** A new PENDING offer and its expiry timer (bundles.ts adds its items; seller-offers.ts too). */
   async insertOffer(
     tx: DealsTx,
@@ -149,26 +182,7 @@ export class OffersService {
       await takeConversationSlot(this.ctx, tx, topic.roomId, userId);
       await tx.openRoom(topic);
       const actor = await this.name(tx, userId);
-      const previous = await tx.db
-        .selectFrom('offers')
-        .selectAll()
-        .where('listing_id', '=', listingId)
-        .where('buyer_id', '=', userId)
-        .where('status', '=', 'PENDING')
-        .executeTakeFirst();
-      if (previous) {
-        // The buyer's own offer is withdrawn; the seller's counter counts as countered.
-        const replaced = await this.setStatus(
-          tx,
-          previous,
-          previous.by_id === userId ? 'WITHDRAWN' : 'COUNTERED',
-        );
-        const text =
-          replaced.status === 'WITHDRAWN'
-            ? DEAL_EVENTS.offerWithdrawn(actor, centsToDollars(previous.amount_cents))
-            : DEAL_EVENTS.offerCountered(actor, centsToDollars(amount));
-        await tx.post(topic, { senderId: userId, kind: 'system', content: text }, { offer: replaced });
-      }
+      await this.supersedePending(tx, topic, userId, actor, amount);
       const offer = await this.insertOffer(tx, {
         listingId,
         roomId: topic.roomId,

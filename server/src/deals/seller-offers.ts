@@ -34,27 +34,8 @@ export async function offerInChat(
   await assertOfferBudget(tx, listing.id, buyerId, sellerId);
   const topic = DealsTx.topic(listing.id, sellerId, buyerId);
   const actor = await offers.name(tx, sellerId);
-  // One PENDING offer per buyer and listing: the seller's new one answers the buyer's (COUNTERED)
-  // or replaces the seller's own earlier one (WITHDRAWN), as a buyer's new offer does.
-  const previous = await tx.db
-    .selectFrom('offers')
-    .selectAll()
-    .where('listing_id', '=', listing.id)
-    .where('buyer_id', '=', buyerId)
-    .where('status', '=', 'PENDING')
-    .executeTakeFirst();
-  if (previous) {
-    const replaced = await offers.setStatus(
-      tx,
-      previous,
-      previous.by_id === sellerId ? 'WITHDRAWN' : 'COUNTERED',
-    );
-    const text =
-      replaced.status === 'WITHDRAWN'
-        ? DEAL_EVENTS.offerWithdrawn(actor, centsToDollars(previous.amount_cents))
-        : DEAL_EVENTS.offerCountered(actor, centsToDollars(amountCents));
-    await tx.post(topic, { senderId: sellerId, kind: 'system', content: text }, { offer: replaced });
-  }
+  // The seller's new offer answers the buyer's (COUNTERED) or replaces their own earlier one.
+  const previous = await offers.supersedePending(tx, topic, sellerId, actor, amountCents);
   const offer = await offers.insertOffer(tx, {
     listingId: listing.id,
     roomId,

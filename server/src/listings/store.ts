@@ -60,10 +60,7 @@ export function browse(db: Executor, q: BrowseQuery, dialect: Dialect): Promise<
   let query = withSeller(db);
   if (q.campusId !== undefined) query = query.where('listings.campus_id', '=', q.campusId);
   if (!q.includeSold) {
-    query = query
-      .where('listings.is_sold', '=', 0)
-      .where('listings.moderation', 'is', null)
-      .where('listings.unlisted_at', 'is', null);
+    query = query.where(onMarket);
     if (q.now !== undefined) query = query.where(listedAt(q.now));
   }
   if (q.excludeSellers?.length) query = query.where('listings.seller_id', 'not in', [...q.excludeSellers]);
@@ -124,6 +121,15 @@ async function browseEachCategory(
     (r) => r.id,
   );
   return mergeOrdered(pages, order, q.limit);
+}
+
+/** Unsold, not hidden by moderation, not taken off the market at its seller's move-out date. */
+function onMarket(eb: ExpressionBuilder<Database, 'listings'>) {
+  return eb.and([
+    eb('listings.is_sold', '=', 0),
+    eb('listings.moderation', 'is', null),
+    eb('listings.unlisted_at', 'is', null),
+  ]);
 }
 
 /**
@@ -195,9 +201,7 @@ export function findUnsoldByIds(
     withSeller(db)
       .where('listings.id', 'in', [...ids])
       .where('listings.campus_id', '=', campusId)
-      .where('listings.is_sold', '=', 0)
-      .where('listings.moderation', 'is', null)
-      .where('listings.unlisted_at', 'is', null)
+      .where(onMarket)
       // An expired listing the index still holds (its expiry job has not run yet) is not found.
       .where(listedAt(now))
       .execute()
@@ -448,9 +452,7 @@ export async function searchDocs(
     description: r.description,
     category: r.category,
     priceCents: r.price_cents,
-    // A listing hidden by moderation (safety), lapsed (freshness) or taken off the market at its
-    // seller's move-out date is out of search like a sold one.
-    isSold: r.is_sold === 1 || r.moderation !== null || lapsed(r) || r.unlisted_at !== null,
+    isSold: outOfSearch(r),
     condition: r.condition,
     courseCode: r.course_code,
     isbn: r.isbn,
@@ -467,6 +469,20 @@ function lapsed(row: { expires_at: number | string | null; updated_at: number | 
   return isExpired(row, Number(row.updated_at));
 }
 
+/**
+ * A listing hidden by moderation (safety), lapsed (freshness) or taken off the market at its
+ * seller's move-out date is out of search like a sold one.
+ */
+function outOfSearch(row: {
+  is_sold: number;
+  moderation: string | null;
+  unlisted_at: number | string | null;
+  expires_at: number | string | null;
+  updated_at: number | string;
+}): boolean {
+  return row.is_sold === 1 || row.moderation !== null || lapsed(row) || row.unlisted_at !== null;
+}
+
 export function toSearchDoc(row: ListingRow): SearchDoc {
   return {
     id: row.id,
@@ -474,7 +490,7 @@ export function toSearchDoc(row: ListingRow): SearchDoc {
     description: row.description,
     category: row.category,
     priceCents: row.price_cents,
-    isSold: row.is_sold === 1 || row.moderation !== null || lapsed(row) || row.unlisted_at !== null,
+    isSold: outOfSearch(row),
     condition: row.condition,
     courseCode: row.course_code,
     isbn: row.isbn,
