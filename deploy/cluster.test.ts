@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { roomIdFor, type Listing } from '@campus/contract';
+import { CHAT_LIMITS, roomIdFor, type Listing } from '@campus/contract';
 import { Client, type IMessage } from '@stomp/stompjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -255,6 +255,30 @@ describe.skipIf(!enabled)('a cluster of two processes behind nginx (deploy/)', (
       'Is it still there?',
       'Yes, library at 5?',
     ]);
+  });
+
+  it('counts sockets waiting for CONNECT per student address, not per nginx', async () => {
+    // Sockets that upgrade and then say nothing (as after a restart, before each client's CONNECT),
+    // each from the loopback address its "phone" has: more than twice a process's cap, so however
+    // nginx spreads them one process holds more than the cap of sockets that all came from nginx.
+    const upgrade = (localAddress: string) =>
+      new Promise<{ status: number; ws: WebSocket }>((resolve) => {
+        const ws = new WebSocket(`${cluster.url.replace('http:', 'ws:')}/ws`, ['v12.stomp'], {
+          localAddress,
+        });
+        ws.once('open', () => resolve({ status: 101, ws }));
+        ws.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0, ws }));
+        ws.once('error', () => undefined);
+      });
+    const cap = CHAT_LIMITS.maxPendingSocketsPerIp;
+    const many = [];
+    for (let i = 0; i < cap * 2 + 4; i++) many.push(await upgrade(`127.0.9.${i + 1}`));
+    expect(many.map((r) => r.status)).toEqual(many.map(() => 101));
+    // One address still has its cap (here too, more than twice it).
+    const one = [];
+    for (let i = 0; i < cap * 2 + 4; i++) one.push(await upgrade('127.0.10.1'));
+    expect(one.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+    for (const r of [...many, ...one]) r.ws.terminate();
   });
 
   it('stops every process it started', async () => {
