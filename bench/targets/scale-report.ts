@@ -83,6 +83,8 @@ export function scaleReport(r: {
   campuses: number;
   listings: number;
   largest: number;
+  medianCampus: number;
+  smallestCampus: number;
   smallListings: number;
   loadSeconds: number;
   rounds: number;
@@ -96,8 +98,8 @@ export function scaleReport(r: {
   const lines = [
     r.command,
     '',
-    `${n(r.campuses)} campuses, ${n(r.listings)} listings (the largest campus ${n(r.largest)}, a power-law tail down ` +
-      `to 20; ~10 % sold), loaded by PostgreSQL in ${r.loadSeconds.toFixed(0)} s (scale-seed.ts). Every request ` +
+    `${n(r.campuses)} campuses, ${n(r.listings)} listings (the largest campus ${n(r.largest)}, sizes falling off ` +
+      `as a power law: median ${n(r.medianCampus)}, smallest ${n(r.smallestCampus)}; ~10 % sold), loaded by PostgreSQL in ${r.loadSeconds.toFixed(0)} s (scale-seed.ts). Every request ` +
       `goes through nginx (deploy/nginx/campus-market.conf) to the production bundle, NODE_ENV=production, ` +
       `on PostgreSQL and Redis; photos: ${r.storage}. Reads: the largest campus, sequential, after an untimed warm-up; ` +
       `search + filters = ${BENCH_QUERIES.length * 3 * r.rounds} requests (plain search, search with filters, filter counts), ` +

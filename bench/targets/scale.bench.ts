@@ -300,6 +300,10 @@ async function main(): Promise<void> {
         campuses: CAMPUSES,
         listings: LISTINGS,
         largest: largest.size,
+        medianCampus: [...big.data.campuses.map((c) => c.size)].sort((a, b) => a - b)[
+          Math.floor(CAMPUSES / 2)
+        ]!,
+        smallestCampus: Math.min(...big.data.campuses.map((c) => c.size)),
         smallListings: SMALL_LISTINGS,
         loadSeconds: big.data.seconds,
         rounds: ROUNDS,
