@@ -91,7 +91,8 @@ export function scaleReport(r: {
   loadSeconds: number;
   rounds: number;
   runs: EngineRun[];
-  smallRss?: number[];
+  smallRuns: EngineRun[];
+  smallLargest: number;
   chat?: ScaleChatResult;
   uploads?: UploadResult;
   storage: string;
@@ -107,39 +108,48 @@ export function scaleReport(r: {
       `search + filters = ${BENCH_QUERIES.length * 3 * r.rounds} requests (plain search, search with filters, filter counts), ` +
       `browse = ${BENCH_QUERIES.length * 3 * r.rounds} pages of \`/listings/recent\` (first and deeper pages).`,
     '',
-    '| engine | processes | start to ready / to a first search | search + filters p50 / p95 / p99 (ms) | browse p50 / p95 / p99 (ms) | RSS per process (MB) |',
-    '|---|---|---|---|---|---|',
-    ...r.runs.map(
-      (x) =>
-        `| ${x.engine} | ${x.processes} | ${x.startSeconds.toFixed(0)} s / ${x.searchableSeconds.toFixed(0)} s | ${ms(x.search)} | ${ms(x.browse)} | ${mb(x.rss)} |`,
+    '| listings (largest campus) | engine | processes | start to ready / to a first search | search + filters p50 / p95 / p99 (ms) | browse p50 / p95 / p99 (ms) | RSS per process (MB) |',
+    '|---|---|---|---|---|---|---|',
+    ...[
+      ...r.smallRuns.map((x) => ({ x, corpus: `${n(r.smallListings)} (${n(r.smallLargest)})` })),
+      ...r.runs.map((x) => ({ x, corpus: `${n(r.listings)} (${n(r.largest)})` })),
+    ].map(
+      ({ x, corpus }) =>
+        `| ${corpus} | ${x.engine} | ${x.processes} | ${x.startSeconds.toFixed(0)} s / ${x.searchableSeconds.toFixed(0)} s | ${ms(x.search)} | ${ms(x.browse)} | ${mb(x.rss)} |`,
     ),
     '',
   ];
   const pgRun = r.runs.find((x) => x.engine === 'postgres');
-  const memRun = r.runs.find((x) => x.engine === 'memory');
-  if (pgRun && memRun) {
-    const a = agreement(pgRun.top, memRun.top);
-    lines.push(
-      `Top-10 agreement, postgres vs memory, over the ${BENCH_QUERIES.length} benchmark queries: same listings ` +
-        `${(a.ids * 100).toFixed(0)} %, same titles ${(a.titles * 100).toFixed(0)} %, identical top-10 in ${a.identical} of ${BENCH_QUERIES.length}.`,
-    );
+  for (const [label, runs] of [
+    [`${n(r.smallListings)} listings`, r.smallRuns],
+    [`${n(r.listings)} listings`, r.runs],
+  ] as const) {
+    const p = runs.find((x) => x.engine === 'postgres');
+    const m = runs.find((x) => x.engine === 'memory');
+    if (p && m) {
+      const a = agreement(p.top, m.top);
+      lines.push(
+        `Top-10 agreement at ${label}, postgres vs memory, over the ${BENCH_QUERIES.length} benchmark queries: same listings ` +
+          `${(a.ids * 100).toFixed(0)} %, same titles ${(a.titles * 100).toFixed(0)} %, identical top-10 in ${a.identical} of ${BENCH_QUERIES.length}.`,
+      );
+    }
+    for (const x of runs) {
+      const found = typosFound(x.top);
+      const all = Object.keys(TYPO_QUERIES);
+      lines.push(
+        `Typo queries whose first result names the word meant (${x.engine}, ${label}): ${found.length} of ${all.length}` +
+          (found.length < all.length
+            ? ` (missed: ${all.filter((q) => !found.includes(q)).join(', ')})`
+            : '') +
+          '.',
+      );
+    }
   }
-  for (const x of r.runs) {
-    const found = typosFound(x.top);
-    lines.push(
-      `Typo queries whose first result names the word meant (${x.engine}): ${found.length} of ${Object.keys(TYPO_QUERIES).length}` +
-        (found.length < Object.keys(TYPO_QUERIES).length
-          ? ` (missed: ${Object.keys(TYPO_QUERIES)
-              .filter((q) => !found.includes(q))
-              .join(', ')})`
-          : '') +
-        '.',
-    );
-  }
-  if (r.smallRss && pgRun)
+  const smallPg = r.smallRuns.find((x) => x.engine === 'postgres');
+  if (smallPg && pgRun)
     lines.push(
       '',
-      `RSS per process with SEARCH_ENGINE=postgres: ${mb(r.smallRss)} MB at ${n(r.smallListings)} listings, ` +
+      `RSS per process with SEARCH_ENGINE=postgres: ${mb(smallPg.rss)} MB at ${n(r.smallListings)} listings, ` +
         `${mb(pgRun.rss)} MB at ${n(r.listings)} (after the reads${r.chat ? ', the chat load and the uploads' : ''}).`,
     );
   if (r.chat) {

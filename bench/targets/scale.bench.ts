@@ -8,8 +8,10 @@
  *   - search + filters p95 for the largest campus (plain search, search with filters, filter counts),
  *     browse p95 (newest first, first and deeper pages), sequential after an untimed warm-up;
  *   - the top-10 of every benchmark query on both engines: agreement, and the typo queries found;
- *   - RSS of every app process after the reads (postgres engine also at BENCH_SCALE_SMALL_LISTINGS,
- *     100,000, to show it does not grow with the listings);
+ *   - RSS of every app process after the reads; the same reads first on a small corpus of
+ *     BENCH_SCALE_SMALL_LISTINGS (100,000) over as many campuses, with BENCH_SCALE_SMALL_ENGINES
+ *     (postgres,memory) in BENCH_SCALE_PROCESSES each: RSS at 100k against 2M, and the engines'
+ *     agreement where the memory engine starts in seconds;
  *   - with the postgres engine: chat at BENCH_SCALE_CHAT_RATE (1,000) msg/s over
  *     BENCH_SCALE_CHAT_CLIENTS (1,000) clients for BENCH_SCALE_CHAT_SECONDS (30) s, and
  *     BENCH_SCALE_UPLOADS (40) listing photo uploads (scale-uploads.ts).
@@ -52,6 +54,10 @@ const CHAT_RATE = num('BENCH_SCALE_CHAT_RATE', 1000);
 const CHAT_SECONDS = num('BENCH_SCALE_CHAT_SECONDS', 30);
 const UPLOADS = num('BENCH_SCALE_UPLOADS', 40);
 const ENGINES = (process.env.BENCH_SCALE_ENGINES ?? 'postgres,memory').split(',').map((e) => e.trim());
+const SMALL_ENGINES = (process.env.BENCH_SCALE_SMALL_ENGINES ?? 'postgres,memory')
+  .split(',')
+  .map((e) => e.trim())
+  .filter(Boolean);
 const PG_URL =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
@@ -235,24 +241,32 @@ async function main(): Promise<void> {
     return false;
   });
   const runs: EngineRun[] = [];
-  let smallRss: number[] | undefined;
+  const smallRuns: EngineRun[] = [];
+  let smallLargest = 0;
+  const smallEngines = SMALL_ENGINES.filter((e) => engines.includes(e) || engineSupported(e));
   let chat: ScaleChatResult | undefined;
   let uploads: UploadResult | undefined;
   const bucket = await bucketForBench(log);
   try {
-    if (SMALL_LISTINGS > 0 && engines.includes('postgres')) {
+    if (SMALL_LISTINGS > 0 && smallEngines.length > 0) {
       log(`loading the small corpus: ${SMALL_LISTINGS} listings`);
       const small = await scratch(SMALL_LISTINGS, Math.round((LARGEST * SMALL_LISTINGS) / LISTINGS));
       try {
-        const c = await cluster(small, 'postgres', PROCESSES, bucket.env);
-        try {
-          const sellers = await small.data.sellers(small.data.campuses[0]!.id, 4);
-          const tokens = await tokensFor(sellers);
-          await searchable(c, tokens[0]!, 'postgres @ small');
-          smallRss = (await readsOn(c, small, tokens, 'postgres @ small')).rss;
-        } finally {
-          await c.stop();
+        const tokens = await tokensFor(await small.data.sellers(small.data.campuses[0]!.id, 4));
+        for (const engine of smallEngines) {
+          const startedAt = performance.now();
+          const c = await cluster(small, engine, PROCESSES, bucket.env);
+          const startSeconds = (performance.now() - startedAt) / 1000;
+          try {
+            await searchable(c, tokens[0]!, `${engine} @ small`);
+            const searchableSeconds = (performance.now() - startedAt) / 1000;
+            const reads = await readsOn(c, small, tokens, `${engine} @ small`);
+            smallRuns.push({ engine, processes: PROCESSES, startSeconds, searchableSeconds, ...reads });
+          } finally {
+            await c.stop();
+          }
         }
+        smallLargest = small.data.campuses[0]!.size;
       } finally {
         await small.cleanup();
       }
@@ -323,7 +337,8 @@ async function main(): Promise<void> {
         loadSeconds: big.data.seconds,
         rounds: ROUNDS,
         runs,
-        smallRss,
+        smallRuns,
+        smallLargest,
         chat,
         uploads,
         storage: bucket.label,
