@@ -74,7 +74,7 @@ export class ChatService {
     private readonly ctx: AppContext,
     private readonly publish: (event: ChatEvent) => Promise<void>,
     private readonly thumbnailUrl: (key: string | null) => string | null,
-    private readonly photos: Pick<ChatPhotos, 'assertUploadedBy'>,
+    private readonly photos: Pick<ChatPhotos, 'assertUploadedBy' | 'present'>,
     /** Cards (offers, meet-ups) embedded in history in their current state. */
     private readonly messageKinds: MessageKinds,
     private readonly sendGuard: SendGuard,
@@ -133,9 +133,9 @@ export class ChatService {
     const parsed = chatSendSchema.safeParse(payload);
     if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? MESSAGES.chatContentRequired);
     const { listingId } = parsed.data;
-    const url = parsed.data.url ? parsed.data.url : null;
-    if (url !== null && !isStoredImageUrl(url)) throw badRequest(MESSAGES.chatImageNotOurs);
-    if (url !== null) await this.photos.assertUploadedBy(senderId, url);
+    const given = parsed.data.url ? parsed.data.url : null;
+    if (given !== null && !isStoredImageUrl(given)) throw badRequest(MESSAGES.chatImageNotOurs);
+    const url = given === null ? null : await this.photos.assertUploadedBy(senderId, given);
     const content = parsed.data.content.trim().length === 0 ? '' : parsed.data.content;
 
     const campusId = requireCampusId();
@@ -179,9 +179,11 @@ export class ChatService {
       sentAt: this.ctx.clock(),
       flags: flags.join(','),
     });
-    await this.publish({ type: 'message', message: store.toChatMessage(row), userIds: [low, high] });
+    // Delivered to the room's two students only: its photo (if any) signed once for both.
+    const live = await this.photos.present(store.toChatMessage(row));
+    await this.publish({ type: 'message', message: live, userIds: [low, high] });
     // The sender's own copy never carries flags (safety).
-    const message = store.toChatMessage(row, senderId);
+    const { flags: _flags, ...message } = live;
     // Listeners never fail the send: their errors are logged (events.ts).
     await this.ctx.domainEvents.announceCommitted('chat.messageSent', { message, recipientId: peerId });
     return message;
@@ -200,7 +202,9 @@ export class ChatService {
       before: q.before,
       limit,
     });
-    const messages = page.rows.map((row) => store.toChatMessage(row, userId));
+    const messages = await Promise.all(
+      page.rows.map((row) => this.photos.present(store.toChatMessage(row, userId))),
+    );
     return {
       messages: await this.messageKinds.attachCards(messages, page.rows),
       hasOlder: q.after === undefined && page.more,
@@ -208,8 +212,13 @@ export class ChatService {
     };
   }
 
-  rooms(userId: number): Promise<ChatRoomSummary[]> {
-    return store.listRooms(this.db, userId, requireCampusId(), this.thumbnailUrl);
+  async rooms(userId: number): Promise<ChatRoomSummary[]> {
+    const rooms = await store.listRooms(this.db, userId, requireCampusId(), this.thumbnailUrl);
+    return Promise.all(
+      rooms.map(async (room) =>
+        room.lastMessage?.url ? { ...room, lastMessage: await this.photos.present(room.lastMessage) } : room,
+      ),
+    );
   }
 
   /**
