@@ -29,7 +29,7 @@ import { registerClaims, type ClaimsOptions } from './claims/index.js';
 import { checkLogin, registerSafety, safetyGuards } from './safety/index.js';
 import { announceDealMessage, registerNotifications } from './notifications/index.js';
 import { createMailer, outboxRoutes, registerMailJobs, type Mailer } from './mail/index.js';
-import { createPhotoStorage, registerMediaJobs } from './media/index.js';
+import { createPhotoStorage, registerMediaJobs, type BucketTimeouts } from './media/index.js';
 import { registerShare } from './share/index.js';
 import { registerWeb } from './web/index.js';
 
@@ -61,6 +61,8 @@ export interface BuildOptions {
   searchWorker?: boolean;
   /** Claims on free items (tests inject the draw's random source). */
   claims?: ClaimsOptions;
+  /** Bounds of calls to the photo bucket (tests shorten them; media/bucket-storage.ts). */
+  bucketTimeouts?: Partial<BucketTimeouts>;
 }
 
 declare module 'fastify' {
@@ -131,7 +133,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
       );
     }
   }
-  const photoStorage = await createPhotoStorage(config, campuses, clock);
+  const photoStorage = await createPhotoStorage(config, campuses, clock, options.bucketTimeouts);
   const ctx: AppContext = {
     config,
     campuses,

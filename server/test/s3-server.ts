@@ -16,6 +16,7 @@ const KEY = 'S3RVER';
  *   back on the same port with the same objects;
  * - dieAfterPuts(n): the bucket accepts n more uploads, then goes away before answering the next
  *   (between a photo and its thumbnail, say);
+ * - hang(): the bucket takes requests and never answers them (until start());
  * - keys(prefix): what the bucket holds;
  * - env: the app's S3_* settings for it, PHOTO_BASE_URL pointing at the bucket itself.
  * Used by the media tests and the cluster helper.
@@ -24,6 +25,7 @@ export class S3TestServer {
   private server: http.Server | undefined;
   private readonly sockets = new Set<Socket>();
   private putsLeft = Infinity;
+  private hung = false;
   port = 0;
   /** A client of the bucket for the test's own checks (listing what it holds). */
   client!: S3Client;
@@ -73,6 +75,8 @@ export class S3TestServer {
 
   private async listen(port: number): Promise<void> {
     const server = http.createServer((req, res) => {
+      // Hung: the request is read and left unanswered; stop()/start() cut it.
+      if (this.hung) return;
       if (req.method === 'PUT') {
         if (this.putsLeft <= 0) {
           // The bucket dies with this upload in flight.
@@ -108,7 +112,16 @@ export class S3TestServer {
   /** The bucket is back on the same port, with what it held. */
   async start(): Promise<void> {
     this.putsLeft = Infinity;
+    if (this.hung) {
+      this.hung = false;
+      await this.stop();
+    }
     if (!this.server) await this.listen(this.port);
+  }
+
+  /** Takes every request from now on and answers none, until start(). */
+  hang(): void {
+    this.hung = true;
   }
 
   /** Accepts `n` more uploads, then goes away (stop()) with the next one in flight. */

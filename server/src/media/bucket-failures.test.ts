@@ -29,7 +29,13 @@ describe.each(dialects)('a bucket that fails (%s)', (dialect) => {
 
   beforeAll(async () => {
     s3 = await S3TestServer.start();
-    t = await createTestApp({ dialect, jobWorker: false, env: s3.env });
+    // Short bounds, so a hung bucket is given up on in a second here (seconds in production).
+    t = await createTestApp({
+      dialect,
+      jobWorker: false,
+      env: s3.env,
+      bucketTimeouts: { connectionMs: 500, requestMs: 500, operationMs: 1_000 },
+    });
     jpeg = await makeJpeg(300, 200);
   });
   afterEach(async () => {
@@ -145,6 +151,18 @@ describe.each(dialects)('a bucket that fails (%s)', (dialect) => {
     await cleanUp();
     t.clock.advance(CHAT_LIMITS.unsentPhotoTtlMs);
     await t.app.ctx.jobs.runDue();
+    expect(await s3.keys()).toEqual(before);
+  });
+
+  it('hangs: the upload is given up on and answers 503, and nothing is left once it answers again', async () => {
+    const seller = await createStudent(t);
+    await cleanUp();
+    const before = await s3.keys();
+    s3.hang();
+    expect503(await post(seller, 2));
+    expect(await mine(seller)).toEqual([]);
+    await s3.start();
+    await cleanUp();
     expect(await s3.keys()).toEqual(before);
   });
 

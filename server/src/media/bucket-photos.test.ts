@@ -4,7 +4,8 @@
  * prefix and are fetched from PHOTO_BASE_URL; every deletion path removes them; nothing is written
  * to DATA_DIR/uploads.
  */
-import { readdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Listing, Profile } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,16 +53,30 @@ describe.each(dialects)('photos in a bucket (%s)', (dialect) => {
   let s3: S3TestServer;
   let t: TestApp;
   let jpeg: Buffer;
+  let webRoot: string;
 
   beforeAll(async () => {
     s3 = await S3TestServer.start();
+    // A web app shell, so shared-listing pages get their preview tags.
+    webRoot = await mkdtemp(path.join(tmpdir(), 'cm-bucket-web-'));
+    await mkdir(path.join(webRoot, 'dist'));
+    await writeFile(
+      path.join(webRoot, 'dist', 'index.html'),
+      '<!doctype html><html><head><title>Campus Market</title></head><body><div id="root"></div></body></html>',
+    );
     // Jobs are driven with runDue(), so the moment objects appear and go is visible.
-    t = await createTestApp({ dialect, jobWorker: false, env: { ...TWO_CAMPUSES, ...s3.env } });
+    t = await createTestApp({
+      dialect,
+      jobWorker: false,
+      webDist: path.join(webRoot, 'dist'),
+      env: { ...TWO_CAMPUSES, ...s3.env, PUBLIC_URL: 'https://market.example' },
+    });
     jpeg = await makeJpeg(700, 500);
   });
   afterAll(async () => {
     await t?.close();
     await s3?.close();
+    await rm(webRoot, { recursive: true, force: true });
   });
 
   const mine = async (s: Student) =>
@@ -192,6 +207,20 @@ describe.each(dialects)('photos in a bucket (%s)', (dialect) => {
     await t.app.ctx.jobs.runDue();
     expect(await s3.keys(stem(a.imageUrl))).toHaveLength(8);
     expect(await s3.keys(stem(b.imageUrl))).toHaveLength(8);
+  });
+
+  it("a shared listing's preview names the cover photo in the bucket, as it is", async () => {
+    const seller = await createStudent(t);
+    const listing = await postListing(t, seller, validFields({ name: 'Shared lamp' }), jpeg);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/single_listing/${listing.id}`,
+      headers: { accept: '*/*', 'user-agent': 'facebookexternalhit/1.1' },
+    });
+    expect(res.statusCode).toBe(200);
+    const og = /<meta property="og:image" content="([^"]*)">/.exec(res.body)?.[1];
+    expect(og).toBe(listing.imageUrl);
+    expect((await get(og!)).status).toBe(200);
   });
 
   it('names PHOTO_BASE_URL and the bucket in the img-src of the Content-Security-Policy', async () => {

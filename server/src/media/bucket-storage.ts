@@ -26,16 +26,23 @@ import {
 
 /**
  * Bounds of one call to the bucket. A bucket that is down refuses the connection at once; one
- * that hangs is cut after REQUEST_TIMEOUT_MS; the SDK tries twice; and a whole operation (both
- * tries, backoff included) is aborted after OPERATION_TIMEOUT_MS, so an upload answers 503 within
+ * that hangs is cut after `requestMs`; the SDK tries twice; and a whole operation (both
+ * tries, backoff included) is aborted after `operationMs`, so an upload answers 503 within
  * seconds rather than holding the student's request (and their upload slot) for minutes.
  */
-export const BUCKET_TIMEOUTS = {
+export const BUCKET_TIMEOUTS: BucketTimeouts = {
   connectionMs: 2_000,
   requestMs: 5_000,
   operationMs: 8_000,
   attempts: 2,
-} as const;
+};
+
+export interface BucketTimeouts {
+  connectionMs: number;
+  requestMs: number;
+  operationMs: number;
+  attempts: number;
+}
 
 /** Signed URLs of chat photos: at most 15 minutes (features.md §F). */
 export const SIGNED_URL_MAX_SECONDS = 15 * 60;
@@ -83,15 +90,16 @@ export class BucketStorage implements PhotoStorage {
     private readonly config: BucketConfig,
     private readonly slugOf: (campusId: number) => string,
     private readonly clock: () => number = Date.now,
+    private readonly timeouts: BucketTimeouts = BUCKET_TIMEOUTS,
   ) {
     this.client = new S3Client({
       region: config.region,
       ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true } : {}),
       ...(config.credentials ? { credentials: config.credentials } : {}),
-      maxAttempts: BUCKET_TIMEOUTS.attempts,
+      maxAttempts: timeouts.attempts,
       requestHandler: {
-        connectionTimeout: BUCKET_TIMEOUTS.connectionMs,
-        requestTimeout: BUCKET_TIMEOUTS.requestMs,
+        connectionTimeout: timeouts.connectionMs,
+        requestTimeout: timeouts.requestMs,
         throwOnRequestTimeout: true,
       },
       // Checksums only where S3 requires them: S3-compatible services (MinIO, Ceph, R2…) differ in
@@ -117,9 +125,9 @@ export class BucketStorage implements PhotoStorage {
     return `${this.slugOf(campusId)}/${FOLDER[visibility]}/${key}`;
   }
 
-  /** Every call: the whole operation (its tries included) is cut after OPERATION_TIMEOUT_MS. */
+  /** Every call: the whole operation (its tries included) is cut after `operationMs`. */
   private bounded() {
-    return { abortSignal: AbortSignal.timeout(BUCKET_TIMEOUTS.operationMs) };
+    return { abortSignal: AbortSignal.timeout(this.timeouts.operationMs) };
   }
 
   private put(key: string, body: Buffer, contentType: string, visibility: Visibility) {

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { BucketStorage } from './bucket-storage.js';
+import { BUCKET_TIMEOUTS, BucketStorage, type BucketTimeouts } from './bucket-storage.js';
 import { DiskStorage } from './disk-storage.js';
 import type { PhotoStorage } from './photo-storage.js';
 
@@ -13,7 +13,12 @@ export async function createPhotoStorage(
   /** The deployment's campuses (ctx.campuses): a bucket keeps each one's images under its slug. */
   campuses: { byId(id: number): { slug: string } },
   clock: () => number,
+  /** Tests shorten them to see a hung bucket answered without waiting seconds. */
+  timeouts: Partial<BucketTimeouts> = {},
 ): Promise<PhotoStorage> {
   if (!config.bucket) return new DiskStorage(config.dataDir);
-  return new BucketStorage(config.bucket, (id) => campuses.byId(id).slug, clock).init();
+  return new BucketStorage(config.bucket, (id) => campuses.byId(id).slug, clock, {
+    ...BUCKET_TIMEOUTS,
+    ...timeouts,
+  }).init();
 }

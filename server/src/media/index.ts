@@ -30,6 +30,7 @@ export { VARIANT_WIDTHS, variantKeys } from './variants.js';
 export { discardIncoming, receiveFile, type IncomingFile } from './incoming.js';
 export { createPhotoStorage } from './create-storage.js';
 export type { PhotoStorage, Visibility } from './photo-storage.js';
+export type { BucketTimeouts } from './bucket-storage.js';
 
 /** What API answers need of the storage: the public address of an image and of its variants. */
 export type PhotoLinks = Pick<PhotoStorage, 'publicUrl' | 'variants'>;
