@@ -5,7 +5,7 @@ import { requireCampusId } from '../db/campus-scope.js';
 import { principalOf } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
 import { withUploadSlot } from '../http/uploads.js';
-import { storeJpeg, storedKeyOfUrl, urlForKey } from '../media/index.js';
+import { REMOVAL_ATTEMPTS, storeJpeg, storedKeyOfUrl, urlForKey } from '../media/index.js';
 
 /** Removes a chat photo no message uses, 24 h after its upload (enqueued with the upload). */
 export const CHAT_PHOTO_EXPIRE_JOB = 'chat.photo.expire';
@@ -60,6 +60,8 @@ export class ChatPhotos {
           await this.ctx.jobs.enqueue<ExpirePayload>(trx, CHAT_PHOTO_EXPIRE_JOB, keys, {
             key: `${CHAT_PHOTO_EXPIRE_JOB}:${keys.imageKey}`,
             runAt: now + CHAT_LIMITS.unsentPhotoTtlMs,
+            // Its removal must outlast a bucket that is away for a while (media REMOVAL_ATTEMPTS).
+            maxAttempts: REMOVAL_ATTEMPTS,
           });
         }),
     });

@@ -163,6 +163,13 @@ export async function queueVariants(
 }
 
 /**
+ * Attempts of a job that removes stored images. Removing from disk never fails; a bucket may be
+ * away for hours, and a removal given up on leaves objects nobody knows about: with retries an
+ * hour apart at most (jobs/queue.ts), 30 attempts keep trying for about a day.
+ */
+export const REMOVAL_ATTEMPTS = 30;
+
+/**
  * Removes stored files (with their variants) by a durable job, enqueued in the transaction that
  * deletes their row: once the row is gone the files go too, even if this process dies now.
  */
@@ -177,7 +184,7 @@ export async function removeLater(
     executor,
     MEDIA_REMOVE_JOB,
     { keys: wanted },
-    { key: `${MEDIA_REMOVE_JOB}:${wanted[0]}` },
+    { key: `${MEDIA_REMOVE_JOB}:${wanted[0]}`, maxAttempts: REMOVAL_ATTEMPTS },
   );
 }
 
