@@ -32,16 +32,24 @@ export class S3TestServer {
 
   private constructor(
     readonly bucket: string,
-    private readonly dir: string,
+    /** The temp folder close() removes (null: the caller's folder, kept). */
+    private readonly dir: string | null,
     private readonly handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
   ) {}
 
-  static async start(bucket = 'campus-photos'): Promise<S3TestServer> {
-    const dir = await mkdtemp(path.join(tmpdir(), 'cm-s3-'));
+  /**
+   * `port`: a fixed loopback port (default: any free one). `directory`: where objects are kept
+   * (default: a fresh temp folder, removed by close(); a given one is kept).
+   */
+  static async start(
+    bucket = 'campus-photos',
+    options: { port?: number; directory?: string } = {},
+  ): Promise<S3TestServer> {
+    const dir = options.directory ?? (await mkdtemp(path.join(tmpdir(), 'cm-s3-')));
     const s3rver = new S3rver({ silent: true, directory: dir, configureBuckets: [{ name: bucket }] });
     await s3rver.configureBuckets();
-    const server = new S3TestServer(bucket, dir, s3rver.callback());
-    await server.listen(0);
+    const server = new S3TestServer(bucket, options.directory ? null : dir, s3rver.callback());
+    await server.listen(options.port ?? 0);
     server.client = new S3Client({
       region: 'us-east-1',
       endpoint: server.endpoint,
@@ -146,6 +154,6 @@ export class S3TestServer {
   async close(): Promise<void> {
     await this.stop();
     this.client.destroy();
-    await rm(this.dir, { recursive: true, force: true });
+    if (this.dir) await rm(this.dir, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,7 @@
 /** The object-storage settings are checked at start-up, each problem a line naming its variable. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.js';
+import { BucketStorage } from './bucket-storage.js';
 
 const BASE = {
   NODE_ENV: 'test',
@@ -73,5 +74,19 @@ describe('object storage settings', () => {
     expect(problems({ PHOTO_BASE_URL: 'https://photos.example.edu' })).toEqual([
       'S3_BUCKET: must be set when PHOTO_BASE_URL is (photos are on disk without it)',
     ]);
+  });
+
+  it("names PHOTO_BASE_URL's origin and the bucket's signing origin for the CSP", async () => {
+    const origins = async (env: Record<string, string>) => {
+      const storage = await new BucketStorage(loadConfig({ ...BASE, ...env }).bucket!, () => 'msu').init();
+      storage.close();
+      return storage.imageOrigins;
+    };
+    // A custom endpoint is addressed path-style: its own origin signs.
+    expect(await origins(BUCKET)).toEqual(['https://photos.example.edu', 'http://127.0.0.1:9000']);
+    // AWS: the bucket's virtual host in its region.
+    expect(
+      await origins({ ...BUCKET, S3_ENDPOINT: '', PHOTO_BASE_URL: 'https://cdn.example.edu/market' }),
+    ).toEqual(['https://cdn.example.edu', 'https://campus-photos.s3.eu-west-1.amazonaws.com']);
   });
 });

@@ -110,14 +110,28 @@ export class BucketStorage implements PhotoStorage {
     this.imageOrigins = [new URL(config.photoBaseUrl).origin];
   }
 
-  /** Learns the origin of signed URLs (path-style endpoint or the bucket's AWS host) for the CSP. */
+  /**
+   * Learns the origin of signed URLs (the path-style endpoint, or the bucket's AWS host) for the
+   * CSP, from a URL the SDK signs exactly as it will sign chat photos. Signing contacts no bucket;
+   * if no credentials can be found yet (an instance role not ready), the origins the SDK uses for
+   * the endpoint or the AWS region are named instead.
+   */
   async init(): Promise<this> {
-    const probe = await getSignedUrl(
-      this.client,
-      new GetObjectCommand({ Bucket: this.config.bucket, Key: 'probe' }),
-      { expiresIn: 60 },
-    );
-    this.imageOrigins = [...new Set([...this.imageOrigins, new URL(probe).origin])];
+    let origins: string[];
+    try {
+      const probe = await getSignedUrl(
+        this.client,
+        new GetObjectCommand({ Bucket: this.config.bucket, Key: 'probe' }),
+        { expiresIn: 60 },
+      );
+      origins = [new URL(probe).origin];
+    } catch {
+      const { endpoint, bucket, region } = this.config;
+      origins = endpoint
+        ? [new URL(endpoint).origin]
+        : [`https://${bucket}.s3.${region}.amazonaws.com`, `https://s3.${region}.amazonaws.com`];
+    }
+    this.imageOrigins = [...new Set([...this.imageOrigins, ...origins])];
     return this;
   }
 
