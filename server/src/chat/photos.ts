@@ -5,7 +5,7 @@ import { requireCampusId } from '../db/campus-scope.js';
 import { principalOf } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
 import { withUploadSlot } from '../http/uploads.js';
-import { REMOVAL_ATTEMPTS, storeJpeg, storedKeyOfUrl, urlForKey } from '../media/index.js';
+import { REMOVAL_ATTEMPTS, keyFromUrl, storeJpeg, storedKeyOfUrl, urlForKey } from '../media/index.js';
 
 /** Removes a chat photo no message uses, 24 h after its upload (enqueued with the upload). */
 export const CHAT_PHOTO_EXPIRE_JOB = 'chat.photo.expire';
@@ -70,10 +70,11 @@ export class ChatPhotos {
 
   /**
    * Throws 400 unless `url` names a photo this student uploaded through POST /api/chats/upload
-   * (the URL that call answered, signed or not); answers the form messages store.
+   * (the URL that call answered: `/uploads/<key>`, or in a bucket the signed URL too); answers the
+   * form messages store.
    */
   async assertUploadedBy(userId: number, url: string): Promise<string> {
-    const key = storedKeyOfUrl(url);
+    const key = this.signsUrls ? storedKeyOfUrl(url) : keyFromUrl(url);
     if (key === null) throw badRequest(MESSAGES.chatImageNotOurs);
     const row = await this.ctx.db.kysely
       .selectFrom('chat_uploads')
@@ -89,6 +90,11 @@ export class ChatPhotos {
    * A message as its reader gets it: in a bucket its photo as a URL signed for at most 15 minutes
    * (the caller hands it only to the room's two students); on disk unchanged.
    */
+  /** Whether answers carrying a chat photo must go through present() (photos in a bucket). */
+  get signsUrls(): boolean {
+    return this.ctx.photoStorage.signsPrivateUrls;
+  }
+
   async present<M extends { url: string | null }>(message: M): Promise<M> {
     const storage = this.ctx.photoStorage;
     if (!storage.signsPrivateUrls || message.url === null) return message;

@@ -13,7 +13,6 @@ import {
 import type { AppContext } from '../context.js';
 import { requireCampusId } from '../db/campus-scope.js';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
-import { isStoredImageUrl } from '../media/index.js';
 import type { ChatEvent } from './broker.js';
 import type { MessageKinds } from './message-kinds.js';
 import type { ChatPhotos } from './photos.js';
@@ -74,7 +73,7 @@ export class ChatService {
     private readonly ctx: AppContext,
     private readonly publish: (event: ChatEvent) => Promise<void>,
     private readonly thumbnailUrl: (key: string | null) => string | null,
-    private readonly photos: Pick<ChatPhotos, 'assertUploadedBy' | 'present'>,
+    private readonly photos: Pick<ChatPhotos, 'assertUploadedBy' | 'present' | 'signsUrls'>,
     /** Cards (offers, meet-ups) embedded in history in their current state. */
     private readonly messageKinds: MessageKinds,
     private readonly sendGuard: SendGuard,
@@ -134,7 +133,6 @@ export class ChatService {
     if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? MESSAGES.chatContentRequired);
     const { listingId } = parsed.data;
     const given = parsed.data.url ? parsed.data.url : null;
-    if (given !== null && !isStoredImageUrl(given)) throw badRequest(MESSAGES.chatImageNotOurs);
     const url = given === null ? null : await this.photos.assertUploadedBy(senderId, given);
     const content = parsed.data.content.trim().length === 0 ? '' : parsed.data.content;
 
@@ -180,7 +178,9 @@ export class ChatService {
       flags: flags.join(','),
     });
     // Delivered to the room's two students only: its photo (if any) signed once for both.
-    const live = await this.photos.present(store.toChatMessage(row));
+    // (On disk nothing is signed: the SEND hot path takes no extra step.)
+    const stored = store.toChatMessage(row);
+    const live = row.url !== null && this.photos.signsUrls ? await this.photos.present(stored) : stored;
     await this.publish({ type: 'message', message: live, userIds: [low, high] });
     // The sender's own copy never carries flags (safety).
     const { flags: _flags, ...message } = live;
@@ -202,9 +202,10 @@ export class ChatService {
       before: q.before,
       limit,
     });
-    const messages = await Promise.all(
-      page.rows.map((row) => this.photos.present(store.toChatMessage(row, userId))),
-    );
+    const read = page.rows.map((row) => store.toChatMessage(row, userId));
+    const messages = this.photos.signsUrls
+      ? await Promise.all(read.map((m) => this.photos.present(m)))
+      : read;
     return {
       messages: await this.messageKinds.attachCards(messages, page.rows),
       hasOlder: q.after === undefined && page.more,
@@ -214,6 +215,7 @@ export class ChatService {
 
   async rooms(userId: number): Promise<ChatRoomSummary[]> {
     const rooms = await store.listRooms(this.db, userId, requireCampusId(), this.thumbnailUrl);
+    if (!this.photos.signsUrls) return rooms;
     return Promise.all(
       rooms.map(async (room) =>
         room.lastMessage?.url ? { ...room, lastMessage: await this.photos.present(room.lastMessage) } : room,

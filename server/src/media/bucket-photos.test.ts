@@ -158,7 +158,7 @@ describe.each(dialects)('photos in a bucket (%s)', (dialect) => {
     expect(await s3.keys(second)).toEqual([]);
   });
 
-  it('stores an avatar in the bucket, removes the replaced one, and removes it with the account', async () => {
+  it('stores an avatar in the bucket, removes the replaced one, and removes it and the listings with the account', async () => {
     const me = await createStudent(t);
     const setAvatar = async () => {
       const res = await asStudent(t, me, {
@@ -183,6 +183,11 @@ describe.each(dialects)('photos in a bucket (%s)', (dialect) => {
     expect(await s3.keys(firstKey)).toEqual([]);
     expect((await s3.keys(secondKey)).length).toBe(8);
 
+    const listing = await postListing(t, me, validFields({ name: 'Leaving lamp' }), jpeg);
+    const listingKey = keyOf(s3, listing.imageUrl!).replace('.jpg', '');
+    await t.app.ctx.jobs.runDue();
+    expect((await s3.keys(listingKey)).length).toBe(8);
+
     const gone = await asStudent(t, me, {
       method: 'DELETE',
       url: '/users/me',
@@ -191,6 +196,7 @@ describe.each(dialects)('photos in a bucket (%s)', (dialect) => {
     expect(gone.statusCode, gone.body).toBe(200);
     await t.app.ctx.jobs.runDue();
     expect(await s3.keys(secondKey)).toEqual([]);
+    expect(await s3.keys(listingKey)).toEqual([]);
   });
 
   it('the variant backfill makes the missing variants of photos stored without them, in every campus', async () => {
