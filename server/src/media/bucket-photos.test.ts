@@ -69,7 +69,12 @@ describe.each(dialects)('photos in a bucket (%s)', (dialect) => {
       dialect,
       jobWorker: false,
       webDist: path.join(webRoot, 'dist'),
-      env: { ...TWO_CAMPUSES, ...s3.env, PUBLIC_URL: 'https://market.example' },
+      env: {
+        ...TWO_CAMPUSES,
+        ...s3.env,
+        PUBLIC_URL: 'https://market.example',
+        OPERATOR_EMAILS: 'op@msu.edu',
+      },
     });
     jpeg = await makeJpeg(700, 500);
   });
@@ -123,6 +128,27 @@ describe.each(dialects)('photos in a bucket (%s)', (dialect) => {
     const listing = await postListing(t, uw, validFields({ name: 'Husky mug' }), jpeg);
     expect(keyOf(s3, listing.imageUrl!)).toMatch(/^uw\/photos\/[0-9a-f-]{36}\.jpg$/);
     expect((await get(listing.imageUrl!)).status).toBe(200);
+  });
+
+  it("an operator's moderation queue shows each campus's listing thumbnail from that campus's prefix", async () => {
+    const uw = { domain: TEST_CAMPUS_DOMAINS.uw };
+    const seller = await createStudent(t, uw);
+    const reporter = await createStudent(t, uw);
+    const operator = await createStudent(t, { email: 'op@msu.edu' });
+    const listing = await postListing(t, seller, validFields({ name: 'Reported lamp' }), jpeg);
+    const report = await asStudent(t, reporter, {
+      method: 'POST',
+      url: '/reports',
+      payload: { targetType: 'LISTING', targetId: listing.id, reason: 'SCAM' },
+    });
+    expect(report.statusCode, report.body).toBe(201);
+    const queue = await asStudent(t, operator, { method: 'GET', url: '/mod/reports' });
+    expect(queue.statusCode, queue.body).toBe(200);
+    const group = (queue.json() as Array<{ targetId: number; content: { imageUrl: string | null } }>).find(
+      (g) => g.targetId === listing.id,
+    );
+    expect(group!.content.imageUrl).toBe(listing.thumbnailUrl);
+    expect(keyOf(s3, listing.thumbnailUrl!)).toMatch(/^uw\/photos\//);
   });
 
   it('removes the objects of a removed photo and of a deleted listing', async () => {
