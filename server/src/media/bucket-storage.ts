@@ -158,6 +158,15 @@ export class BucketStorage implements PhotoStorage {
     );
   }
 
+  /**
+   * Puts one stored file (a photo, thumbnail or variant by its bare name) of a campus: the copy of
+   * DATA_DIR/uploads into the bucket (copy-to-bucket.ts).
+   */
+  async putFile(campusId: number, visibility: Visibility, name: string, body: Buffer): Promise<void> {
+    const type = name.endsWith('.avif') ? 'image/avif' : name.endsWith('.webp') ? 'image/webp' : 'image/jpeg';
+    await this.put(this.objectKey(campusId, visibility, name), body, type, visibility);
+  }
+
   async write(campusId: number, visibility: Visibility, pair: ImagePair): Promise<void> {
     // One after the other: if the bucket fails at the second, the caller's removal job (or the
     // chat photo's expiry job) deletes the first once the bucket is back.
