@@ -104,7 +104,7 @@ describe.each(dialects)('chat photos in a bucket (%s)', (dialect) => {
     const got = await fetch(url);
     expect(got.status).toBe(200);
     expect(got.headers.get('content-type')).toBe('image/jpeg');
-    expect(got.headers.get('cache-control')).toBe('private, max-age=900');
+    expect(got.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
     // Not under the public prefix, so a bucket policy that opens `*/photos/*` keeps it closed.
     expect((await fetch(`${s3.publicBaseUrl}/${key.replace('/chat/', '/photos/')}`)).status).toBe(404);
 

@@ -55,8 +55,12 @@ const SIGNING_WINDOW_MS = 5 * 60_000;
 
 /** Public images never change under a key: a year, immutable (browsers and CDNs keep them). */
 const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
-/** Chat photos: only the browser that was handed the signed URL keeps a copy, no shared cache. */
-const PRIVATE_CACHE = 'private, max-age=900';
+/**
+ * Chat photos: only the browser that was handed the signed URL keeps a copy (no shared cache), and
+ * keeps it like any photo: a room reopened from the web app's cache after the URL expired still
+ * shows what this browser already loaded (as on disk, where chat photos are cached a year).
+ */
+const PRIVATE_CACHE = 'private, max-age=31536000, immutable';
 
 const CONTENT_TYPES: Record<VariantFormat, string> = { avif: 'image/avif', webp: 'image/webp' };
 
