@@ -24,7 +24,9 @@ export const chatSendSchema = z
       .int()
       .positive(MESSAGES.chatListingRequired)
       .max(DB_INT_MAX, MESSAGES.chatListingRequired),
-    url: z.string().max(500).nullish(),
+    // The URL POST /api/chats/upload answered: with photos in a bucket a signed URL, which with a
+    // session token (instance roles) runs past a thousand characters. Messages store a short form.
+    url: z.string().max(4096).nullish(),
   })
   .refine((m) => m.content.trim().length > 0 || !!m.url, { message: MESSAGES.chatContentRequired });
 export type ChatSendPayload = z.input<typeof chatSendSchema>;

@@ -29,7 +29,7 @@ import { registerClaims, type ClaimsOptions } from './claims/index.js';
 import { checkLogin, registerSafety, safetyGuards } from './safety/index.js';
 import { announceDealMessage, registerNotifications } from './notifications/index.js';
 import { createMailer, outboxRoutes, registerMailJobs, type Mailer } from './mail/index.js';
-import { registerMediaJobs } from './media/index.js';
+import { createPhotoStorage, registerMediaJobs, type BucketTimeouts } from './media/index.js';
 import { registerShare } from './share/index.js';
 import { registerWeb } from './web/index.js';
 
@@ -61,6 +61,8 @@ export interface BuildOptions {
   searchWorker?: boolean;
   /** Claims on free items (tests inject the draw's random source). */
   claims?: ClaimsOptions;
+  /** Bounds of calls to the photo bucket (tests shorten them; media/bucket-storage.ts). */
+  bucketTimeouts?: Partial<BucketTimeouts>;
 }
 
 declare module 'fastify' {
@@ -131,11 +133,13 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
       );
     }
   }
+  const photoStorage = await createPhotoStorage(config, campuses, clock, options.bucketTimeouts);
   const ctx: AppContext = {
     config,
     campuses,
     db,
     clock,
+    photoStorage,
     mailer:
       options.mailer ??
       createMailer({
@@ -167,7 +171,12 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   app.decorateRequest('principal', null);
 
   // Security headers (the policy of @fastify/helmet, precomputed) and x-request-id on every answer.
-  const headers = registerResponseHeaders(app, config.nodeEnv === 'production', config.publicUrl);
+  const headers = registerResponseHeaders(
+    app,
+    config.nodeEnv === 'production',
+    config.publicUrl,
+    photoStorage.imageOrigins,
+  );
   fastLane.configure({
     headers,
     requestId: genReqId,
@@ -185,6 +194,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
     await ctx.jobs.stop();
     await ctx.mailer.close();
     await db.close();
+    photoStorage.close();
     redis?.disconnect();
     limitsRedis?.disconnect();
   });
@@ -231,7 +241,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   // events instead (events.ts; docs/architecture.md, "Domain events"), subscribed as each registers.
   const guards = safetyGuards(ctx);
   // Chat shows the cards other modules own through its registry of message kinds.
-  const messageKinds = new MessageKinds(dealCardKinds(ctx.db.kysely));
+  const messageKinds = new MessageKinds(dealCardKinds(ctx.db.kysely, ctx.photoStorage));
   const chat = await registerChat(app, ctx, { messageKinds, sendGuard: guards.chatSend }, options.chat);
   const deals = await registerDeals(app, ctx, chat);
   const listings = await registerListings(

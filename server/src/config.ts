@@ -11,6 +11,7 @@ import {
 } from '@campus/contract';
 import { z } from 'zod';
 import { legacyCampus, parseCampuses, slugFor, type CampusSettings } from './campuses/settings.js';
+import { parseBucketConfig, type BucketConfig } from './media/bucket-config.js';
 
 const optionalUrl = (protocols: string[], hint: string) =>
   z
@@ -225,6 +226,8 @@ export interface Config {
    * add messages).
    */
   searchThreads: number;
+  /** S3_BUCKET and friends: photos in object storage (media/bucket-config.ts); undefined = DATA_DIR/uploads. */
+  bucket: BucketConfig | undefined;
 }
 
 export class ConfigError extends Error {
@@ -246,6 +249,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'SMTP_URL: must be set when NODE_ENV=production (codes are e-mailed; the development outbox is off in production)',
     ]);
   }
+  const bucket = parseBucketConfig(env);
+  if (bucket.problems.length > 0) throw new ConfigError(bucket.problems);
   const dataDir = path.resolve(e.DATA_DIR);
   let campuses: CampusSettings[];
   if (e.CAMPUSES) {
@@ -294,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadsPerStudent: e.UPLOADS_PER_STUDENT,
     listingDays: e.LISTING_DAYS,
     searchThreads: e.SEARCH_THREADS ?? Math.min(4, os.availableParallelism()),
+    bucket: bucket.config,
   };
 }
 

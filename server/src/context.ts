@@ -8,6 +8,7 @@ import type { RateLimits } from './http/rate-limit.js';
 import type { TokenService } from './http/tokens.js';
 import type { JobQueue } from './jobs/index.js';
 import type { Mailer } from './mail/mailer.js';
+import type { PhotoStorage } from './media/photo-storage.js';
 
 /** The authenticated caller of a request or STOMP session. */
 export interface Principal {
@@ -33,6 +34,8 @@ export interface AppContext {
   /** Shared command connection when REDIS_URL is set (rate limits, publishing). */
   redis: Redis | undefined;
   logger: FastifyBaseLogger;
+  /** Where stored images live: DATA_DIR/uploads or the bucket (media/photo-storage.ts). */
+  photoStorage: PhotoStorage;
   /** Durable jobs (server/src/jobs/): every timed rule and every e-mail. */
   jobs: JobQueue;
   /** Resolves a bearer token to its user, rejecting revoked and expired tokens. */

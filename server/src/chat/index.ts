@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { requireCampusId } from '../db/campus-scope.js';
+import { photoUrl } from '../media/index.js';
 import { MemoryBroker, RedisBroker, type ChatBroker, type ChatEvent } from './broker.js';
 import { chatStompHooks, createStompServer, deliverEvent, type StompExtensions } from './realtime.js';
 import { chatRoutes } from './routes.js';
@@ -9,7 +11,6 @@ import type { SessionOptions } from './stomp/session.js';
 import { ChatPhotos } from './photos.js';
 import { ChatPosts, deliverPostsLive } from './posts.js';
 import type { MessageKinds } from './message-kinds.js';
-import { thumbnailUrl } from './uploads.js';
 
 export type { SendGuard } from './service.js';
 export { StompAppError } from './stomp/errors.js';
@@ -74,7 +75,8 @@ export async function registerChat(
   const service = new ChatService(
     ctx,
     (event) => broker.publish(event),
-    thumbnailUrl,
+    // A room's listing thumbnail: public, under the room's campus (the one in scope).
+    (key) => photoUrl(ctx.photoStorage, requireCampusId(), key),
     photos,
     deps.messageKinds,
     deps.sendGuard,

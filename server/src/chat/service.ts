@@ -13,7 +13,6 @@ import {
 import type { AppContext } from '../context.js';
 import { requireCampusId } from '../db/campus-scope.js';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
-import { isStoredImageUrl } from '../media/index.js';
 import type { ChatEvent } from './broker.js';
 import type { MessageKinds } from './message-kinds.js';
 import type { ChatPhotos } from './photos.js';
@@ -74,7 +73,7 @@ export class ChatService {
     private readonly ctx: AppContext,
     private readonly publish: (event: ChatEvent) => Promise<void>,
     private readonly thumbnailUrl: (key: string | null) => string | null,
-    private readonly photos: Pick<ChatPhotos, 'assertUploadedBy'>,
+    private readonly photos: Pick<ChatPhotos, 'assertUploadedBy' | 'present' | 'signsUrls'>,
     /** Cards (offers, meet-ups) embedded in history in their current state. */
     private readonly messageKinds: MessageKinds,
     private readonly sendGuard: SendGuard,
@@ -133,9 +132,8 @@ export class ChatService {
     const parsed = chatSendSchema.safeParse(payload);
     if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? MESSAGES.chatContentRequired);
     const { listingId } = parsed.data;
-    const url = parsed.data.url ? parsed.data.url : null;
-    if (url !== null && !isStoredImageUrl(url)) throw badRequest(MESSAGES.chatImageNotOurs);
-    if (url !== null) await this.photos.assertUploadedBy(senderId, url);
+    const given = parsed.data.url ? parsed.data.url : null;
+    const url = given === null ? null : await this.photos.assertUploadedBy(senderId, given);
     const content = parsed.data.content.trim().length === 0 ? '' : parsed.data.content;
 
     const campusId = requireCampusId();
@@ -179,9 +177,13 @@ export class ChatService {
       sentAt: this.ctx.clock(),
       flags: flags.join(','),
     });
-    await this.publish({ type: 'message', message: store.toChatMessage(row), userIds: [low, high] });
+    // Delivered to the room's two students only: its photo (if any) signed once for both.
+    // (On disk nothing is signed: the SEND hot path takes no extra step.)
+    const stored = store.toChatMessage(row);
+    const live = row.url !== null && this.photos.signsUrls ? await this.photos.present(stored) : stored;
+    await this.publish({ type: 'message', message: live, userIds: [low, high] });
     // The sender's own copy never carries flags (safety).
-    const message = store.toChatMessage(row, senderId);
+    const { flags: _flags, ...message } = live;
     // Listeners never fail the send: their errors are logged (events.ts).
     await this.ctx.domainEvents.announceCommitted('chat.messageSent', { message, recipientId: peerId });
     return message;
@@ -200,7 +202,10 @@ export class ChatService {
       before: q.before,
       limit,
     });
-    const messages = page.rows.map((row) => store.toChatMessage(row, userId));
+    const read = page.rows.map((row) => store.toChatMessage(row, userId));
+    const messages = this.photos.signsUrls
+      ? await Promise.all(read.map((m) => this.photos.present(m)))
+      : read;
     return {
       messages: await this.messageKinds.attachCards(messages, page.rows),
       hasOlder: q.after === undefined && page.more,
@@ -208,8 +213,14 @@ export class ChatService {
     };
   }
 
-  rooms(userId: number): Promise<ChatRoomSummary[]> {
-    return store.listRooms(this.db, userId, requireCampusId(), this.thumbnailUrl);
+  async rooms(userId: number): Promise<ChatRoomSummary[]> {
+    const rooms = await store.listRooms(this.db, userId, requireCampusId(), this.thumbnailUrl);
+    if (!this.photos.signsUrls) return rooms;
+    return Promise.all(
+      rooms.map(async (room) =>
+        room.lastMessage?.url ? { ...room, lastMessage: await this.photos.present(room.lastMessage) } : room,
+      ),
+    );
   }
 
   /**

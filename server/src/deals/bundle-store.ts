@@ -1,6 +1,6 @@
 import { centsToDollars, type BundleItem, type DealItem, type Offer } from '@campus/contract';
 import { requireCampusId } from '../db/campus-scope.js';
-import { urlForKey } from '../media/index.js';
+import { photoUrl, type PhotoLinks } from '../media/index.js';
 import { toDeal, toOffer, type DealRow, type Executor, type OfferRow } from './store.js';
 
 /**
@@ -12,6 +12,7 @@ import { toDeal, toOffer, type DealRow, type Executor, type OfferRow } from './s
 /** The items of each bundle offer among `offerIds` (offers without items are absent). */
 export async function offerItemsOf(
   db: Executor,
+  links: PhotoLinks,
   offerIds: readonly number[],
 ): Promise<Map<number, BundleItem[]>> {
   const out = new Map<number, BundleItem[]>();
@@ -32,13 +33,14 @@ export async function offerItemsOf(
     .orderBy('offer_items.offer_id')
     .orderBy('offer_items.position')
     .execute();
+  const campusId = requireCampusId();
   for (const r of rows) {
     const items = out.get(r.offer_id) ?? [];
     items.push({
       listingId: r.listing_id,
       listingName: r.name,
       price: centsToDollars(r.price_cents),
-      thumbnailUrl: r.thumb_key ? urlForKey(r.thumb_key) : null,
+      thumbnailUrl: photoUrl(links, campusId, r.thumb_key),
     });
     out.set(r.offer_id, items);
   }
@@ -64,16 +66,21 @@ export function withItems(offer: Offer, items: BundleItem[] | undefined): Offer 
 }
 
 /** Offer rows as answers, bundles with their items (one query for them all). */
-export async function offerAnswers(db: Executor, rows: readonly OfferRow[]): Promise<Offer[]> {
+export async function offerAnswers(
+  db: Executor,
+  links: PhotoLinks,
+  rows: readonly OfferRow[],
+): Promise<Offer[]> {
   const items = await offerItemsOf(
     db,
+    links,
     rows.map((r) => r.id),
   );
   return rows.map((r) => withItems(toOffer(r), items.get(r.id)));
 }
 
-export async function offerAnswer(db: Executor, row: OfferRow): Promise<Offer> {
-  return (await offerAnswers(db, [row]))[0]!;
+export async function offerAnswer(db: Executor, links: PhotoLinks, row: OfferRow): Promise<Offer> {
+  return (await offerAnswers(db, links, [row]))[0]!;
 }
 
 /** What each deal sold: the bundle's items, or the deal's own listing. */

@@ -112,7 +112,7 @@ export class BundlesService {
         { offer },
         'OFFER_RECEIVED',
       );
-      return offerAnswer(tx.db, offer);
+      return offerAnswer(tx.db, this.ctx.photoStorage, offer);
     });
   }
 
@@ -204,7 +204,7 @@ export class BundlesService {
           'OFFER_ANSWERED',
         );
       }
-      return offerAnswer(tx.db, accepted);
+      return offerAnswer(tx.db, this.ctx.photoStorage, accepted);
     });
   }
 
@@ -247,7 +247,7 @@ export class BundlesService {
         { offer: next },
         'OFFER_RECEIVED',
       );
-      return offerAnswer(tx.db, next);
+      return offerAnswer(tx.db, this.ctx.photoStorage, next);
     });
   }
 }

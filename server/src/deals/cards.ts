@@ -1,6 +1,7 @@
 import type { Meetup, Offer } from '@campus/contract';
 import type { CardKind } from '../chat/index.js';
 import { requireCampusId } from '../db/campus-scope.js';
+import type { PhotoLinks } from '../media/index.js';
 import { offerAnswers } from './bundle-store.js';
 import { toMeetup, type Executor } from './store.js';
 
@@ -9,7 +10,7 @@ import { toMeetup, type Executor } from './store.js';
  * cards, which history shows in their current state, each kind read in one query per page, within
  * the reader's campus (a room's cards are of its campus).
  */
-export function dealCardKinds(db: Executor): [CardKind<'offer'>, CardKind<'meetup'>] {
+export function dealCardKinds(db: Executor, links: PhotoLinks): [CardKind<'offer'>, CardKind<'meetup'>] {
   return [
     {
       field: 'offer',
@@ -21,7 +22,7 @@ export function dealCardKinds(db: Executor): [CardKind<'offer'>, CardKind<'meetu
           .where('campus_id', '=', requireCampusId())
           .execute();
         // Bundle cards list their items: one more query for the page (features.md §H).
-        const answers = await offerAnswers(db, rows);
+        const answers = await offerAnswers(db, links, rows);
         return new Map<number, Offer>(answers.map((o) => [o.id, o]));
       },
     },

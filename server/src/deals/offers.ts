@@ -279,7 +279,7 @@ export class OffersService {
         { offer: row },
         'OFFER_ANSWERED',
       );
-      return offerAnswer(tx.db, row);
+      return offerAnswer(tx.db, this.ctx.photoStorage, row);
     });
   }
 
@@ -344,7 +344,7 @@ export class OffersService {
         },
         { offer: row },
       );
-      return offerAnswer(tx.db, row);
+      return offerAnswer(tx.db, this.ctx.photoStorage, row);
     });
   }
 
@@ -376,7 +376,7 @@ export class OffersService {
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
     return {
-      offers: await offerAnswers(this.ctx.db.kysely, page),
+      offers: await offerAnswers(this.ctx.db.kysely, this.ctx.photoStorage, page),
       next: more ? page[page.length - 1]!.id : undefined,
     };
   }

@@ -99,7 +99,7 @@ export class DealsTx {
       at: this.now,
       cards: {
         // A bundle's card lists its items (features.md §H).
-        ...(card.offer ? { offer: await offerAnswer(this.db, card.offer) } : {}),
+        ...(card.offer ? { offer: await offerAnswer(this.db, this.ctx.photoStorage, card.offer) } : {}),
         ...(card.meetup ? { meetup: store.toMeetup(card.meetup) } : {}),
       },
     });

@@ -13,16 +13,18 @@ export function webSocketUrl(publicUrl: string): string {
  * The Content-Security-Policy of every answer (the SPA's pages and the API alike). Toasts inject
  * their own style tag, hence 'unsafe-inline' for styles only. Scripts may connect only to this
  * origin ('self', which CSP Level 3 browsers also apply to ws:/wss: on the same host) and to this
- * app's WebSocket URL named by PUBLIC_URL — never to a WebSocket on another host.
+ * app's WebSocket URL named by PUBLIC_URL — never to a WebSocket on another host. Images may also
+ * come from `imageOrigins`: with photos in a bucket, PHOTO_BASE_URL's origin and the origin of the
+ * bucket's signed URLs (chat photos).
  */
-export const contentSecurityPolicy = (publicUrl: string): string =>
+export const contentSecurityPolicy = (publicUrl: string, imageOrigins: readonly string[] = []): string =>
   [
     "default-src 'self'",
     "base-uri 'self'",
     "font-src 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
-    "img-src 'self' data: blob:",
+    ["img-src 'self' data: blob:", ...imageOrigins].join(' '),
     "object-src 'none'",
     "script-src 'self'",
     "script-src-attr 'none'",
@@ -37,9 +39,13 @@ export const contentSecurityPolicy = (publicUrl: string): string =>
  * ~13 % of the server's CPU on the hot read endpoints). HSTS only in production, which sits
  * behind a TLS proxy.
  */
-export function securityHeaders(production: boolean, publicUrl: string): Readonly<Record<string, string>> {
+export function securityHeaders(
+  production: boolean,
+  publicUrl: string,
+  imageOrigins: readonly string[] = [],
+): Readonly<Record<string, string>> {
   return Object.freeze({
-    'content-security-policy': contentSecurityPolicy(publicUrl),
+    'content-security-policy': contentSecurityPolicy(publicUrl, imageOrigins),
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     'origin-agent-cluster': '?1',
@@ -91,8 +97,9 @@ export function registerResponseHeaders(
   app: FastifyInstance,
   production: boolean,
   publicUrl: string,
+  imageOrigins: readonly string[] = [],
 ): Readonly<Record<string, string>> {
-  const headers = securityHeaders(production, publicUrl);
+  const headers = securityHeaders(production, publicUrl, imageOrigins);
   // A plain (not frozen) source: Object.assign into an empty object then copies it in one step.
   const template: Record<string, string> = { ...headers };
   let bag: symbol | undefined | null = null;

@@ -126,6 +126,7 @@ export class ListingPages {
       }
       const listings = await store.toListings(
         this.db,
+        this.ctx.photoStorage,
         page.flatMap((h) => {
           const row = byId.get(h.id);
           return row ? [row] : [];
@@ -187,6 +188,6 @@ export class ListingPages {
           ? { kind: 'browse', id: last.id }
           : { kind: 'price', price: last.price_cents, id: last.id };
     }
-    return { listings: await store.toListings(this.db, page), next };
+    return { listings: await store.toListings(this.db, this.ctx.photoStorage, page), next };
   }
 }

@@ -3,14 +3,7 @@ import { sql } from 'kysely';
 import type { AppContext, Principal } from '../context.js';
 import type { Trx } from '../events.js';
 import { badRequest, notFound } from '../http/errors.js';
-import {
-  prepareJpeg,
-  queueVariants,
-  removeLater,
-  removeStoredImage,
-  writePrepared,
-  type ImageInput,
-} from '../media/index.js';
+import { prepareJpeg, queueVariants, removeLater, writePrepared, type ImageInput } from '../media/index.js';
 import type { ListingsService } from './service.js';
 import type { ListingRow } from './store.js';
 
@@ -122,7 +115,14 @@ export class PhotosService {
       .select('id')
       .where('id', '=', photoId)
       .executeTakeFirst();
-    if (!still) await removeStoredImage(this.ctx, prepared.imageKey, prepared.thumbKey);
+    if (!still) {
+      try {
+        await this.ctx.photoStorage.remove(principal.campusId, [prepared.imageKey, prepared.thumbKey]);
+      } catch {
+        // The bucket failed just now: a durable job removes them once it is back.
+        await removeLater(this.ctx, this.db, prepared.imageKey, prepared.thumbKey);
+      }
+    }
     return this.listings.get(principal.campusId, id);
   }
 

@@ -238,7 +238,7 @@ export class ListingsService {
     });
     // A listing a moderator removed is gone for everyone, its seller's edit included (as get()).
     if (store.isRemoved(row)) throw notFound(MESSAGES.listingNotFound);
-    const [listing] = await store.toListings(this.db, [
+    const [listing] = await store.toListings(this.db, this.ctx.photoStorage, [
       { ...row, first_name: current.first_name, last_name: current.last_name },
     ]);
     return listing as Listing;
@@ -270,7 +270,7 @@ export class ListingsService {
   async get(campusId: number, id: number): Promise<Listing> {
     const row = await store.findById(this.db, campusId, id);
     if (!row || store.isRemoved(row)) throw notFound(MESSAGES.listingNotFound);
-    const [listing] = await store.toListings(this.db, [row]);
+    const [listing] = await store.toListings(this.db, this.ctx.photoStorage, [row]);
     return listing as Listing;
   }
 

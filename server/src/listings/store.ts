@@ -9,7 +9,7 @@ import {
 import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, ListingPhotosTable, ListingsTable } from '../db/schema.js';
-import { imageVariants, urlForKey } from '../media/index.js';
+import { imageVariants, photoUrl, type PhotoLinks } from '../media/index.js';
 import { listOrder, mergeOrdered } from './list-order.js';
 import type { SearchDoc, SearchFilters } from './search/search-index.js';
 
@@ -340,7 +340,11 @@ async function seasonFor(
 }
 
 /** Rows as API listings, with their photos and season fields (one query each for the whole page). */
-export async function toListings(db: Executor, rows: readonly ListingWithSeller[]): Promise<Listing[]> {
+export async function toListings(
+  db: Executor,
+  links: PhotoLinks,
+  rows: readonly ListingWithSeller[],
+): Promise<Listing[]> {
   const [photos, season] = await Promise.all([
     photosFor(
       db,
@@ -348,7 +352,7 @@ export async function toListings(db: Executor, rows: readonly ListingWithSeller[
     ),
     seasonFor(db, rows),
   ]);
-  return rows.map((r) => toListing(r, photos.get(r.id) ?? [], season.get(r.id)));
+  return rows.map((r) => toListing(links, r, photos.get(r.id) ?? [], season.get(r.id)));
 }
 
 /** Flips sold/unsold for the seller's own listing; undefined when it is not theirs or is gone. */
@@ -497,30 +501,33 @@ export function toSearchDoc(row: ListingRow): SearchDoc {
   };
 }
 
-export function toPhoto(p: PhotoRow): ListingPhoto {
+/** A listing's photo as answers show it (the listing's campus: its files live under its prefix). */
+export function toPhoto(links: PhotoLinks, campusId: number, p: PhotoRow): ListingPhoto {
   return {
     id: p.id,
-    url: urlForKey(p.image_key),
-    thumbnailUrl: urlForKey(p.thumb_key),
-    variants: imageVariants(p.image_key),
+    url: links.publicUrl(campusId, p.image_key),
+    thumbnailUrl: links.publicUrl(campusId, p.thumb_key),
+    variants: imageVariants(links, campusId, p.image_key),
   };
 }
 
 /** The one place rows become API listings (no seller e-mail: design §3). */
 export function toListing(
+  links: PhotoLinks,
   row: ListingWithSeller,
   photos: readonly PhotoRow[] = [],
   season: SeasonFields = { mustGoBy: null, heldUntil: null },
 ): Listing {
+  const campusId = Number(row.campus_id);
   return {
     id: row.id,
     name: row.name,
     description: row.description,
     category: row.category as Category,
     price: centsToDollars(row.price_cents),
-    imageUrl: row.image_key ? urlForKey(row.image_key) : null,
-    thumbnailUrl: row.thumb_key ? urlForKey(row.thumb_key) : null,
-    imageVariants: imageVariants(row.image_key),
+    imageUrl: photoUrl(links, campusId, row.image_key),
+    thumbnailUrl: photoUrl(links, campusId, row.thumb_key),
+    imageVariants: imageVariants(links, campusId, row.image_key),
     seller: { id: row.seller_id, firstName: row.first_name, lastName: row.last_name },
     isSold: row.is_sold === 1,
     status: row.status,
@@ -528,7 +535,7 @@ export function toListing(
     condition: (row.condition as Condition | null) ?? null,
     courseCode: row.course_code ?? null,
     isbn: row.isbn ?? null,
-    photos: photos.map(toPhoto),
+    photos: photos.map((p) => toPhoto(links, campusId, p)),
     expiresAt: row.expires_at === null ? null : new Date(Number(row.expires_at)).toISOString(),
     ...freeFields(row),
     mustGoBy: season.mustGoBy,

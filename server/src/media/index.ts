@@ -6,8 +6,11 @@ import { ERROR_CODES, LIMITS, MESSAGES, type ImageVariants } from '@campus/contr
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { requireCampusId } from '../db/campus-scope.js';
+import type { PhotoStorage, Visibility } from './photo-storage.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import type { JobExecutor } from '../jobs/index.js';
+import { currentCampusId } from '../db/campus-scope.js';
+import { DiskStorage } from './disk-storage.js';
 import { processJpeg, tooLarge } from './image.js';
 import { discardIncoming, receiveFile, type IncomingFile } from './incoming.js';
 import { MEDIA_REMOVE_JOB, MEDIA_VARIANTS_JOB, type RemovePayload, type VariantsPayload } from './jobs.js';
@@ -16,28 +19,55 @@ import {
   isServedName,
   UPLOADS_PREFIX,
   keyFromUrl,
-  removeKeys,
   uploadsDir,
-  urlForKey,
   newImageKeys,
-  writeImagePair,
 } from './storage.js';
-import { ensureVariant, parseVariant, variantTemplate } from './variants.js';
+import { ensureVariant, parseVariant } from './variants.js';
 
 export { keyFromUrl, urlForKey, UPLOADS_PREFIX } from './storage.js';
 export { MEDIA_REMOVE_JOB, queueVariantBackfill, registerMediaJobs, type RemovePayload } from './jobs.js';
 export { VARIANT_WIDTHS, variantKeys } from './variants.js';
 export { discardIncoming, receiveFile, type IncomingFile } from './incoming.js';
+export { createPhotoStorage } from './create-storage.js';
+export type { PhotoStorage, Visibility } from './photo-storage.js';
+export type { BucketTimeouts } from './bucket-storage.js';
+
+/** What API answers need of the storage: the public address of an image and of its variants. */
+export type PhotoLinks = Pick<PhotoStorage, 'publicUrl' | 'variants'>;
+
+/** The URL of a stored public image (listing photo, thumbnail, avatar) of a campus; null for none. */
+export function photoUrl(links: PhotoLinks, campusId: number, key: string | null | undefined): string | null {
+  return key ? links.publicUrl(campusId, key) : null;
+}
 
 /**
  * The responsive variants of a stored photo for API answers, beside its `imageUrl`; null for no
  * photo. Every module that stores photo keys uses this.
  */
-export function imageVariants(imageKey: string | null | undefined): ImageVariants | null {
-  return imageKey ? variantTemplate(imageKey, UPLOADS_PREFIX) : null;
+export function imageVariants(
+  links: PhotoLinks,
+  campusId: number,
+  imageKey: string | null | undefined,
+): ImageVariants | null {
+  return imageKey ? links.variants(campusId, imageKey) : null;
 }
 
-/** A photo stored by storeJpeg: keys are file names in DATA_DIR/uploads, URLs are served by the app. */
+type StorageContext = Pick<AppContext, 'config'> & Partial<Pick<AppContext, 'photoStorage'>>;
+
+/** The app's storage; callers without an app (the demo seed, a few tests) get the disk's. */
+function storageOf(ctx: StorageContext): PhotoStorage {
+  return ctx.photoStorage ?? new DiskStorage(ctx.config.dataDir);
+}
+
+/**
+ * The campus a stored image belongs to: the work's. A bucket keeps each campus's images under its
+ * slug, so there it must be known; the disk's one folder does not need it (the seed stores without).
+ */
+function campusOf(storage: PhotoStorage): number {
+  return storage.kind === 'disk' ? (currentCampusId() ?? 0) : requireCampusId();
+}
+
+/** A photo stored by storeJpeg: keys are bare names (`<uuid>.jpg`), URLs what a browser loads. */
 export interface StoredImage {
   imageKey: string;
   thumbKey: string;
@@ -63,6 +93,8 @@ export interface StoreOptions {
    * it if unused), so a crash while or after writing never leaves a file nobody knows about.
    */
   beforeWrite?: (keys: { imageKey: string; thumbKey: string }) => Promise<void>;
+  /** Chat photos are `private`: a bucket serves them only through signed URLs. Default `public`. */
+  visibility?: Visibility;
 }
 
 /**
@@ -82,17 +114,34 @@ export async function prepareJpeg(input: ImageInput): Promise<PreparedImage> {
  * caller takes its record back (and queues removeLater for photos already written).
  */
 export async function writePrepared(
-  ctx: Pick<AppContext, 'config'> & Partial<Pick<AppContext, 'logger'>>,
+  ctx: StorageContext & Partial<Pick<AppContext, 'logger'>>,
   prepared: PreparedImage,
+  visibility: Visibility = 'public',
 ): Promise<StoredImage> {
-  const { imageKey, thumbKey, image, thumb } = prepared;
+  const storage = storageOf(ctx);
+  const campusId = campusOf(storage);
+  const { imageKey, thumbKey } = prepared;
   try {
-    await writeImagePair(uploadsDir(ctx.config.dataDir), image, thumb, { imageKey, thumbKey });
+    await storage.write(campusId, visibility, prepared);
   } catch (err) {
     ctx.logger?.error({ err, imageKey }, 'photo could not be written');
     throw new HttpError(503, MESSAGES.imageStoreFailed, ERROR_CODES.internal, { 'retry-after': '60' });
   }
-  return { imageKey, thumbKey, imageUrl: urlForKey(imageKey), thumbnailUrl: urlForKey(thumbKey) };
+  if (visibility === 'private' && storage.signsPrivateUrls) {
+    const signed = await storage.signedUrl(campusId, imageKey);
+    return {
+      imageKey,
+      thumbKey,
+      imageUrl: signed,
+      thumbnailUrl: await storage.signedUrl(campusId, thumbKey),
+    };
+  }
+  return {
+    imageKey,
+    thumbKey,
+    imageUrl: storage.publicUrl(campusId, imageKey),
+    thumbnailUrl: storage.publicUrl(campusId, thumbKey),
+  };
 }
 
 /**
@@ -114,6 +163,13 @@ export async function queueVariants(
 }
 
 /**
+ * Attempts of a job that removes stored images. Removing from disk never fails; a bucket may be
+ * away for hours, and a removal given up on leaves objects nobody knows about: with retries an
+ * hour apart at most (jobs/queue.ts), 30 attempts keep trying for about a day.
+ */
+export const REMOVAL_ATTEMPTS = 30;
+
+/**
  * Removes stored files (with their variants) by a durable job, enqueued in the transaction that
  * deletes their row: once the row is gone the files go too, even if this process dies now.
  */
@@ -128,7 +184,7 @@ export async function removeLater(
     executor,
     MEDIA_REMOVE_JOB,
     { keys: wanted },
-    { key: `${MEDIA_REMOVE_JOB}:${wanted[0]}` },
+    { key: `${MEDIA_REMOVE_JOB}:${wanted[0]}`, maxAttempts: REMOVAL_ATTEMPTS },
   );
 }
 
@@ -140,7 +196,7 @@ export async function removeLater(
  * file is written (a job outside any campus is refused: db/campus-scope.ts).
  */
 export async function storeJpeg(
-  ctx: Pick<AppContext, 'config'> & Partial<Pick<AppContext, 'db' | 'jobs' | 'logger'>>,
+  ctx: StorageContext & Partial<Pick<AppContext, 'db' | 'jobs' | 'logger'>>,
   input: Buffer | IncomingFile | Readable,
   options: StoreOptions = {},
 ): Promise<StoredImage> {
@@ -162,10 +218,12 @@ export async function storeJpeg(
   }
   const { imageKey, thumbKey } = prepared;
   await options.beforeWrite?.({ imageKey, thumbKey });
-  const stored = await writePrepared(ctx, prepared);
+  const visibility = options.visibility ?? 'public';
+  const stored = await writePrepared(ctx, prepared, visibility);
   // Without a queue (the demo seed), the backfill job of migration 009 or the uploads route makes
-  // the variants later.
-  if (queue) await queueVariants(queue, queue.db.kysely, imageKey);
+  // the variants later. A bucket's chat photos get none: no answer offers variants of them.
+  const wantsVariants = visibility === 'public' || storageOf(ctx).kind === 'disk';
+  if (queue && wantsVariants) await queueVariants(queue, queue.db.kysely, imageKey);
   return stored;
 }
 
@@ -173,17 +231,46 @@ function isReadable(input: IncomingFile | Readable): input is Readable {
   return typeof (input as Readable).pipe === 'function';
 }
 
-/** Deletes stored files by key (photo and/or thumbnail). Missing files are fine. Never throws. */
+/**
+ * Deletes stored files by key (photo and/or thumbnail), in the work's campus. Missing files are
+ * fine. Never throws: a bucket that fails is logged, and what stays is removed by the caller's
+ * removal job (see the callers).
+ */
 export async function removeStoredImage(
-  ctx: Pick<AppContext, 'config'>,
+  ctx: StorageContext & Partial<Pick<AppContext, 'logger'>>,
   ...keys: ReadonlyArray<string | null | undefined>
 ): Promise<void> {
-  await removeKeys(uploadsDir(ctx.config.dataDir), keys);
+  const storage = storageOf(ctx);
+  const wanted = keys.filter((k): k is string => typeof k === 'string' && STORED_NAME.test(k));
+  if (wanted.length === 0) return;
+  try {
+    await storage.remove(campusOf(storage), wanted);
+  } catch (err) {
+    ctx.logger?.warn({ err, keys: wanted }, 'stored images could not be removed');
+  }
+}
+
+/**
+ * The stored key a chat message's `url` names: the app's own `/uploads/<key>` form, or (bucket
+ * mode) the signed URL POST /api/chats/upload answered, whose path ends in `/chat/<key>`. Null
+ * for any other URL.
+ */
+export function storedKeyOfUrl(url: string): string | null {
+  const own = keyFromUrl(url);
+  if (own !== null) return own;
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return null;
+  }
+  const m = /\/chat\/([^/]+)$/.exec(path);
+  return m && STORED_NAME.test(m[1]!) ? m[1]! : null;
 }
 
 /** Whether a URL points at a photo this app stored (e.g. a chat message's `url`). */
 export function isStoredImageUrl(url: string): boolean {
-  return keyFromUrl(url) !== null;
+  return storedKeyOfUrl(url) !== null;
 }
 
 /** Reads a stream (e.g. a @fastify/multipart file) into memory, refusing more than 10 MB with 413. */
@@ -219,6 +306,8 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 export async function registerMediaRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // In a bucket, images are served by the bucket (or its CDN), never by the app.
+  if (ctx.photoStorage.kind !== 'disk') return;
   // The static plugin checks its root at start-up; a fresh DATA_DIR has no uploads yet.
   const dir = uploadsDir(ctx.config.dataDir);
   await mkdir(dir, { recursive: true });

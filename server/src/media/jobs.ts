@@ -2,8 +2,6 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
 import { requireCampusId } from '../db/campus-scope.js';
 import type { Database } from '../db/schema.js';
-import { removeKeys, uploadsDir } from './storage.js';
-import { ensureVariants, photosMissingVariants } from './variants.js';
 
 /** Makes the responsive variants of one stored photo (enqueued by storeJpeg). */
 export const MEDIA_VARIANTS_JOB = 'media.variants';
@@ -33,13 +31,19 @@ export interface BackfillPayload {
   after?: string;
 }
 
+/**
+ * Jobs run in the campus they were filed under, which is the campus of the photo (a bucket keeps
+ * it under that campus's slug). A bucket that fails makes the job fail, so it runs again later:
+ * a removal is never lost.
+ */
 export function registerMediaJobs(ctx: AppContext): void {
-  const dir = uploadsDir(ctx.config.dataDir);
-  ctx.jobs.register<VariantsPayload>(MEDIA_VARIANTS_JOB, ({ key }) => ensureVariants(dir, key));
-  ctx.jobs.register<RemovePayload>(MEDIA_REMOVE_JOB, ({ keys }) => removeKeys(dir, keys));
+  const storage = ctx.photoStorage;
+  ctx.jobs.register<VariantsPayload>(MEDIA_VARIANTS_JOB, ({ key }) =>
+    storage.ensureVariants(requireCampusId(), key),
+  );
+  ctx.jobs.register<RemovePayload>(MEDIA_REMOVE_JOB, ({ keys }) => storage.remove(requireCampusId(), keys));
   ctx.jobs.register<BackfillPayload>(MEDIA_BACKFILL_JOB, async ({ after = '' }) => {
-    const { keys, next } = await photosMissingVariants(dir, after, BACKFILL_BATCH);
-    for (const key of keys) await ensureVariants(dir, key);
+    const next = await storage.backfillVariants(after, BACKFILL_BATCH);
     // The rest in a new job: each run is short, and a restart resumes where it stopped.
     if (next) {
       await ctx.jobs.enqueue<BackfillPayload>(
@@ -57,7 +61,7 @@ export function registerMediaJobs(ctx: AppContext): void {
  * app's worker makes the variants once it starts. A backfill already pending is kept.
  *
  * The backfill sweeps the uploads folder, which every campus's photos share (the files are not
- * campus data; their rows are), so it is one job, filed under one campus like every job: the
+ * campus data; their rows are), or the whole bucket (every campus's prefix), so it is one job, filed under one campus like every job: the
  * campus given, else the one in scope. Its follow-up runs stay in that campus.
  */
 export async function queueVariantBackfill(

@@ -67,6 +67,11 @@ export function parseVariant(
   return { photoKey: `${m[1]}.jpg`, width: Number(m[2]) as VariantWidth, format: m[3] as VariantFormat };
 }
 
+/** Encodes one variant from a stored JPEG (already upright and stripped), exactly `width` wide. */
+export function encodeVariant(input: Buffer, width: VariantWidth, format: VariantFormat): Promise<Buffer> {
+  return sharp(input).resize({ width }).toFormat(format, ENCODE[format]).toBuffer();
+}
+
 const exists = (file: string) =>
   access(file).then(
     () => true,
@@ -86,7 +91,7 @@ async function writeVariant(dir: string, photoKey: string, width: VariantWidth, 
   } catch {
     return false;
   }
-  const data = await sharp(input).resize({ width }).toFormat(format, ENCODE[format]).toBuffer();
+  const data = await encodeVariant(input, width, format);
   const name = variantKey(photoKey, width, format)!;
   const target = path.join(dir, name);
   // Written beside the uploads folder (same file system, so the rename is atomic) rather than in

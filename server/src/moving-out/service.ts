@@ -212,7 +212,7 @@ export class MovingOutService {
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];
     return {
-      listings: await toListings(this.ctx.db.kysely, page),
+      listings: await toListings(this.ctx.db.kysely, this.ctx.photoStorage, page),
       next: rows.length > q.limit && last ? { deadlineAt: Number(last.deadline_at), id: last.id } : undefined,
     };
   }
@@ -220,7 +220,7 @@ export class MovingOutService {
   /** GET /listings/held: what the caller sells or holds "for the fall", soonest day first. */
   async held(principal: Principal): Promise<Listing[]> {
     const rows = await store.heldFor(this.ctx.db.kysely, principal.userId, HELD_MAX);
-    return toListings(this.ctx.db.kysely, rows);
+    return toListings(this.ctx.db.kysely, this.ctx.photoStorage, rows);
   }
 
   registerJobs(): void {

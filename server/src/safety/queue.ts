@@ -7,7 +7,7 @@ import {
   type ReportTargetType,
 } from '@campus/contract';
 import type { AppContext, Principal } from '../context.js';
-import { urlForKey } from '../media/index.js';
+import { photoUrl } from '../media/index.js';
 import { campusRef, reachOf, readIn } from './reach.js';
 
 type Content = ModReportGroup['content'];
@@ -130,6 +130,7 @@ async function contentOf(ctx: AppContext, type: ReportTargetType, id: number): P
         'listings.description',
         'listings.moderation',
         'listings.thumb_key',
+        'listings.campus_id',
         'users.id as owner_id',
         'users.first_name',
         'users.last_name',
@@ -142,7 +143,7 @@ async function contentOf(ctx: AppContext, type: ReportTargetType, id: number): P
       body: l.description,
       owner: { id: l.owner_id, firstName: l.first_name, lastName: l.last_name },
       state: l.moderation ?? 'VISIBLE',
-      imageUrl: l.thumb_key ? urlForKey(l.thumb_key) : null,
+      imageUrl: photoUrl(ctx.photoStorage, Number(l.campus_id), l.thumb_key),
       gone: false,
     };
   }

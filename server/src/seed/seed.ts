@@ -4,7 +4,7 @@ import { inCampus, loadCampuses, type Campus } from '../campuses/index.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
 import { insertListing, toggleListingSold } from '../listings/index.js';
-import { queueVariantBackfill, storeJpeg } from '../media/index.js';
+import { createPhotoStorage, queueVariantBackfill, storeJpeg, type PhotoStorage } from '../media/index.js';
 import { DEMO_LISTINGS, DEMO_PASSWORD, DEMO_STUDENTS } from './data.js';
 import { demoPhoto } from './photos.js';
 
@@ -27,6 +27,7 @@ function share<T>(items: readonly T[], i: number, n: number): T[] {
 async function seedCampus(
   config: Config,
   db: Db,
+  photoStorage: PhotoStorage,
   campus: Campus,
   i: number,
   n: number,
@@ -49,7 +50,7 @@ async function seedCampus(
     ids.push(await insertVerifiedUser(db.kysely, { email, firstName, lastName, passwordHash, now: start }));
   }
   for (const [k, l] of listings.entries()) {
-    const photo = await storeJpeg({ config }, await demoPhoto(l.name, l.category, l.index + 1));
+    const photo = await storeJpeg({ config, photoStorage }, await demoPhoto(l.name, l.category, l.index + 1));
     const at = start + k * 45 * 60_000;
     const row = await insertListing(db.kysely, {
       sellerId: ids[k % ids.length] as number,
@@ -75,15 +76,20 @@ async function seedCampus(
  */
 export async function seedDemo(config: Config, db: Db): Promise<SeededCampus[]> {
   const campuses = await loadCampuses(db, config.campuses, Date.now());
+  // Where the server will look for the photos: DATA_DIR/uploads, or the bucket (S3_BUCKET).
+  const photoStorage = await createPhotoStorage(config, campuses, Date.now);
   const open = config.campuses
     .map((c) => campuses.bySlug(c.slug))
     .filter((c): c is Campus => c !== undefined && !c.closed);
   const seeded: SeededCampus[] = [];
   for (const [i, campus] of open.entries()) {
-    seeded.push(await inCampus(campus.id, () => seedCampus(config, db, campus, i, open.length)));
+    seeded.push(
+      await inCampus(campus.id, () => seedCampus(config, db, photoStorage, campus, i, open.length)),
+    );
   }
   // The photos' responsive variants are made by the server's job worker once it runs: one job
   // walks every stored photo, and a job belongs to a campus like every row.
   await inCampus(campuses.default.id, () => queueVariantBackfill(db.kysely, Date.now()));
+  photoStorage.close();
   return seeded;
 }

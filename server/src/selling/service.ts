@@ -73,7 +73,7 @@ export class SellingService {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      listings: await toListings(this.db, page),
+      listings: await toListings(this.db, this.ctx.photoStorage, page),
       next: rows.length > limit && last ? { kind: 'browse', id: last.save_id } : undefined,
     };
   }

@@ -40,7 +40,8 @@ export function listingMeta({ preview, baseUrl }: SharedListing): PageMeta {
     title: preview.name,
     description: previewDescription(preview),
     url: `${baseUrl}/single_listing/${preview.id}`,
-    image: preview.imageUrl ? baseUrl + preview.imageUrl : null,
+    // On disk the photo is the app's own (/uploads/…); in a bucket it is already absolute.
+    image: preview.imageUrl ? new URL(preview.imageUrl, `${baseUrl}/`).href : null,
     imageAlt: preview.imageUrl ? preview.name : null,
   };
 }

@@ -14,7 +14,7 @@ import {
 import type { AppContext } from '../context.js';
 import { acrossCampuses, campusBaseUrl, type Campus } from '../campuses/index.js';
 import { findListingPreviewRow } from '../listings/index.js';
-import { imageVariants, urlForKey } from '../media/index.js';
+import { imageVariants, photoUrl } from '../media/index.js';
 
 export interface SharedListing {
   preview: ListingPreview;
@@ -57,9 +57,9 @@ export async function sharedListing(
       status: row.status as ListingStatus,
       // Photo files are served to anyone who knows their random name (media/index.ts): the cover's
       // is the only one a preview names.
-      imageUrl: row.image_key ? urlForKey(row.image_key) : null,
-      thumbnailUrl: row.thumb_key ? urlForKey(row.thumb_key) : null,
-      imageVariants: imageVariants(row.image_key),
+      imageUrl: photoUrl(ctx.photoStorage, campus.id, row.image_key),
+      thumbnailUrl: photoUrl(ctx.photoStorage, campus.id, row.thumb_key),
+      imageVariants: imageVariants(ctx.photoStorage, campus.id, row.image_key),
       campusName: campus.name,
     },
   };

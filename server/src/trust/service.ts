@@ -20,7 +20,7 @@ import {
   prepareJpeg,
   queueVariants,
   removeLater,
-  urlForKey,
+  photoUrl,
   writePrepared,
   type ImageInput,
 } from '../media/index.js';
@@ -80,8 +80,9 @@ export class TrustService {
       id: user.id,
       firstName: user.first_name,
       lastName: user.last_name,
-      avatarUrl: user.avatar_key ? urlForKey(user.avatar_key) : null,
-      avatarVariants: imageVariants(user.avatar_key),
+      // The student's campus: their avatar lives under its prefix.
+      avatarUrl: photoUrl(this.ctx.photoStorage, viewer.campusId, user.avatar_key),
+      avatarVariants: imageVariants(this.ctx.photoStorage, viewer.campusId, user.avatar_key),
       bio: user.bio ?? '',
       memberSince: store.iso(user.created_at),
       verifiedStudent: true,
@@ -103,7 +104,7 @@ export class TrustService {
       { sellerId, includeSold: false, limit: TRUST_LIMITS.profileListings, now: this.ctx.clock() },
       this.ctx.db.dialect,
     );
-    const listings = await toListings(this.db, rows);
+    const listings = await toListings(this.db, this.ctx.photoStorage, rows);
     if (listings.length === 0) return [];
     const body = await this.listings.personaliser.body(new RenderedListings(listings, true), viewer);
     return JSON.parse(body) as Listing[];

@@ -35,7 +35,7 @@ export const accountsAndChatCases: CaseTable = {
     true,
   ),
   'GET /uploads/*': because(
-    'Image files by unguessable random key, no campus in the path: listing photos and avatars are public pictures by design; chat photos get signed per-room URLs with §F',
+    'Image files by unguessable random key, no campus in the path: listing photos and avatars are public pictures by design; with S3_BUCKET this route is gone and chat photos are 15-minute signed URLs only the room gets (media/bucket-chat.test.ts)',
   ),
 
   'GET /public/campuses': because('The "find your campus" picker: every open campus, public by design (§E)'),

@@ -58,16 +58,20 @@ export function ListingImage({
   sizes = '100vw',
 }: ListingImageProps) {
   const [failed, setFailed] = useState<string | null>(null);
+  // A variant that is not there yet (a photo in a bucket, moments after its upload, before the
+  // job made its variants): the plain JPEG then, and the placeholder only if that fails too.
+  const [plain, setPlain] = useState<string | null>(null);
   const showImage = src !== null && src !== '' && failed !== src;
+  const sources = plain === src ? null : variants;
   return (
     <div className={cx('relative overflow-hidden bg-slate-100', className)}>
       {showImage ? (
         <picture>
-          {variants?.formats.map((format) => (
+          {sources?.formats.map((format) => (
             <source
               key={format}
               type={`image/${format}`}
-              srcSet={variantSrcset({ ...variants, url: apiUrl(variants.url) }, format)}
+              srcSet={variantSrcset({ ...sources, url: apiUrl(sources.url) }, format)}
               sizes={sizes}
             />
           ))}
@@ -79,7 +83,7 @@ export function ListingImage({
             loading={priority ? 'eager' : 'lazy'}
             decoding="async"
             fetchPriority={priority ? 'high' : undefined}
-            onError={() => setFailed(src)}
+            onError={() => (sources ? setPlain(src) : setFailed(src))}
             className={cx(
               'absolute inset-0 h-full w-full',
               fit === 'cover' ? 'object-cover' : 'object-contain',

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useLocation } from 'react-router';
 import {
   CONDITION_LABELS,
@@ -40,7 +41,9 @@ function idOf(pathname: string): number {
  * was (the bundler would split their common chunk).
  */
 function PreviewCard({ preview }: { preview: ListingPreview }) {
-  const variants = preview.imageVariants;
+  // A variant not made yet (just uploaded to a bucket): the plain JPEG instead.
+  const [plain, setPlain] = useState(false);
+  const variants = plain ? null : preview.imageVariants;
   return (
     <div className="grid gap-5 lg:grid-cols-[minmax(0,7fr)_minmax(0,5fr)] lg:gap-10">
       <div className="relative aspect-[4/3] w-full overflow-hidden rounded-2xl bg-slate-100">
@@ -56,6 +59,7 @@ function PreviewCard({ preview }: { preview: ListingPreview }) {
             ))}
             <img
               src={apiUrl(preview.imageUrl)}
+              onError={() => setPlain(true)}
               alt={preview.name}
               width={1280}
               height={960}

@@ -72,6 +72,7 @@ export default function PhotoViewer({ title, photos, start, onClose }: PhotoView
   const count = photos.length;
   const [index, setIndex] = useState(() => Math.min(Math.max(0, start), count - 1));
   const [sizes, setSizes] = useState<Record<number, Size>>({});
+  const [plain, setPlain] = useState<Record<number, true>>({});
   const stage = useRef<HTMLDivElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
   const [smooth] = useState(() => !reducedMotion());
@@ -148,12 +149,14 @@ export default function PhotoViewer({ title, photos, start, onClose }: PhotoView
               {/* Only the shown photo and its neighbours load: a swipe finds the next one ready. */}
               {Math.abs(i - index) <= 1 && (
                 <picture>
-                  <Sources variants={photo.variants} />
+                  {/* A variant not made yet (just uploaded to a bucket): the plain JPEG instead. */}
+                  <Sources variants={plain[i] ? null : photo.variants} />
                   <img
                     src={apiUrl(photo.src)}
                     alt={photo.alt}
                     draggable={false}
                     decoding="async"
+                    onError={() => setPlain((p) => (p[i] ? p : { ...p, [i]: true }))}
                     onLoad={(e) => {
                       const { naturalWidth: width, naturalHeight: height } = e.currentTarget;
                       setSizes((s) => ({ ...s, [i]: { width, height } }));
