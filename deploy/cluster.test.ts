@@ -1,6 +1,6 @@
 /**
  * The cluster as an operator runs it (features.md §F): two app processes — the production bundle,
- * NODE_ENV=production — on one PostgreSQL database and Redis, behind nginx with
+ * NODE_ENV=production — on one PostgreSQL database, Redis and a bucket (s3rver), behind nginx with
  * deploy/nginx/campus-market.conf (rendered for loopback ports by deploy/nginx-config.ts). Everything
  * a student does here goes through nginx.
  *
@@ -22,6 +22,7 @@ import { openDb } from '../server/src/db/connection.js';
 import { migrateToLatest } from '../server/src/db/migrate.js';
 import { TokenService } from '../server/src/http/tokens.js';
 import { makeJpeg } from '../server/src/listings/testing.js';
+import { S3TestServer } from '../server/test/s3-server.js';
 import { buildIfNeeded, nginxBinary, startCluster, type Cluster } from './cluster.js';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -96,6 +97,7 @@ describe.skipIf(!enabled)('a cluster of two processes behind nginx (deploy/)', (
   let cluster: Cluster;
   let dataDir: string;
   let dropDb: () => Promise<void>;
+  let bucket: S3TestServer;
   let buyer: Seeded;
   let seller: Seeded;
   let listingId: number;
@@ -141,6 +143,7 @@ describe.skipIf(!enabled)('a cluster of two processes behind nginx (deploy/)', (
     );
     buyer = b!;
     seller = s!;
+    bucket = await S3TestServer.start();
     cluster = await startCluster({
       processes: 2,
       dataDir,
@@ -153,6 +156,7 @@ describe.skipIf(!enabled)('a cluster of two processes behind nginx (deploy/)', (
         SMTP_URL: 'smtp://127.0.0.1:9',
         LOG_LEVEL: 'warn',
         WEB_DIST: '/nonexistent',
+        ...bucket.env,
       },
       nginxServerExtra: 'add_header X-Upstream $upstream_addr always;',
       appOutput: 'ignore',
@@ -162,6 +166,7 @@ describe.skipIf(!enabled)('a cluster of two processes behind nginx (deploy/)', (
   afterAll(async () => {
     for (const c of open) await c.deactivate().catch(() => undefined);
     await cluster?.stop();
+    await bucket?.close();
     await dropDb?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
@@ -179,7 +184,7 @@ describe.skipIf(!enabled)('a cluster of two processes behind nginx (deploy/)', (
     expect((await fetch(`${cluster.url}/healthz`)).status).toBe(200);
   });
 
-  it('posts a listing with a photo through nginx, and the other process shows it and its photo', async () => {
+  it('posts a listing with a photo through nginx into the bucket, and the other process shows it', async () => {
     const form = new FormData();
     form.set('name', 'Graphing calculator');
     form.set('category', 'ELECTRONICS');
@@ -201,8 +206,10 @@ describe.skipIf(!enabled)('a cluster of two processes behind nginx (deploy/)', (
     }
     expect(seen.size).toBe(2);
     listingId = listing!.id;
-    expect(listing!.imageUrl).toBeTruthy();
-    const photo = await fetch(new URL(listing!.imageUrl!, cluster.url));
+    // The photo and its variants are in the bucket under the campus, served from PHOTO_BASE_URL.
+    expect(listing!.imageUrl?.startsWith(`${bucket.publicBaseUrl}/msu/photos/`)).toBe(true);
+    expect((await bucket.keys('msu/photos/')).length).toBeGreaterThan(1);
+    const photo = await fetch(listing!.imageUrl!);
     expect(photo.status).toBe(200);
     expect(photo.headers.get('content-type')).toBe('image/jpeg');
     expect((await photo.arrayBuffer()).byteLength).toBeGreaterThan(1000);

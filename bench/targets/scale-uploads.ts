@@ -2,9 +2,10 @@
  * The scale benchmark's photo uploads (scale.bench.ts): `POST /listing` with one photo through nginx,
  * sequentially, each by another student (the daily listing limit and the one-upload-at-a-time slot
  * stay as production has them). The time is the whole request: nginx receiving the body, the app
- * reading and checking it, making its variants and storing them, and the listing's row.
+ * reading and checking it, making its variants and putting them in the bucket, and the listing's row.
  */
 import sharp from 'sharp';
+import { S3TestServer } from '../../server/test/s3-server.js';
 import { percentiles, type Percentiles } from './listings-report.js';
 
 export interface UploadResult {
@@ -13,14 +14,16 @@ export interface UploadResult {
   latency: Percentiles;
 }
 
-/** Where photos go: the processes' shared DATA_DIR/uploads (no bucket in this checkout). */
+/** Where photos go: a real S3-protocol server (s3rver, server/test/s3-server.ts) on loopback. */
 export async function bucketForBench(
-  _log: (line: string) => void,
+  log: (line: string) => void,
 ): Promise<{ env: Record<string, string>; label: string; stop(): Promise<void> }> {
+  const s3 = await S3TestServer.start('campus-photos');
+  log(`bucket: s3rver at ${s3.endpoint}`);
   return {
-    env: {},
-    label: 'disk (`DATA_DIR/uploads`, one directory the processes share)',
-    async stop() {},
+    env: s3.env,
+    label: `the bucket (s3rver, an S3-protocol server on loopback: \`server/test/s3-server.ts\`; photos served from \`PHOTO_BASE_URL\`)`,
+    stop: () => s3.close(),
   };
 }
 
