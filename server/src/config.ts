@@ -142,6 +142,7 @@ const envSchema = z.object({
     .min(1, 'must be at least 1')
     .max(16, 'must be at most 16')
     .optional(),
+  SEARCH_ENGINE: z.enum(['memory', 'postgres'], { error: 'must be memory or postgres' }).default('memory'),
   STUDENT_STATUS_MONTHS: z.coerce
     .number({ error: 'must be a whole number of months' })
     .int('must be a whole number of months')
@@ -225,6 +226,11 @@ export interface Config {
    * add messages).
    */
   searchThreads: number;
+  /**
+   * SEARCH_ENGINE: `memory` (the in-process index, listings/search/search-index.ts) or `postgres`
+   * (search in the database, listings/search/postgres-search.ts; needs DATABASE_URL).
+   */
+  searchEngine: 'memory' | 'postgres';
 }
 
 export class ConfigError extends Error {
@@ -244,6 +250,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Without a mail server, codes would go nowhere and nobody could sign up or reset.
     throw new ConfigError([
       'SMTP_URL: must be set when NODE_ENV=production (codes are e-mailed; the development outbox is off in production)',
+    ]);
+  }
+  if (e.SEARCH_ENGINE === 'postgres' && !e.DATABASE_URL) {
+    throw new ConfigError([
+      'SEARCH_ENGINE: postgres searches in PostgreSQL, so DATABASE_URL must be a postgres:// URL (or leave SEARCH_ENGINE unset for the in-memory index)',
     ]);
   }
   const dataDir = path.resolve(e.DATA_DIR);
@@ -294,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadsPerStudent: e.UPLOADS_PER_STUDENT,
     listingDays: e.LISTING_DAYS,
     searchThreads: e.SEARCH_THREADS ?? Math.min(4, os.availableParallelism()),
+    searchEngine: e.SEARCH_ENGINE,
   };
 }
 

@@ -1,0 +1,207 @@
+import { CATEGORIES, normalizeCourseCode, normalizeIsbn } from '@campus/contract';
+import { sql, type RawBuilder } from 'kysely';
+import { LISTING_WORDS_SQL, ON_MARKET_SQL } from '../../db/migrations/022_search_in_postgres.js';
+import { KEY_WEIGHTS, MAX_PATTERN, compilePattern, fieldNorm, keyScore, maxErrors } from './fuse-score.js';
+import type { SearchFilters } from './search-types.js';
+
+/**
+ * The SQL of a search in PostgreSQL (postgres-search.ts), built to answer what the memory index
+ * answers (Fuse.js's rules, fuse-score.ts) from indexes instead of a copy of the listings:
+ *
+ * - Candidates come from the campus-leading GIN indexes of migration 022: trigrams of the name or
+ *   the description sharing at least CANDIDATE_SIMILARITY of the query's trigrams (`<%`, word
+ *   similarity), the weighted words (full text, every query word, stemmed), the categories whose
+ *   name the query matches, and the books whose course code or ISBN the query is.
+ * - Each candidate is then checked and scored per key as Fuse does, in log space: the whole field
+ *   equal to the query, the query as a substring, or within Fuse's typo budget (⌊0.3·m⌋ edits): for a
+ *   one-word query, by Levenshtein distance to a word of the field (trigrams alone cannot tell
+ *   "lump" from "laptop" for "lamp"); for several words, by word similarity ≥ PHRASE_SIMILARITY.
+ *   Key strengths are −ln(Fuse's key score), weighted 0.5/0.3/0.2 and by the field-length norm, so
+ *   exp(−relevance) is Fuse's product; a full-text match adds ts_rank with weights A/B/C.
+ * - A course code or ISBN equal to the query scores 0: those books come first.
+ * Lower scores rank first, ties newest first, as in the memory index.
+ */
+
+/** Word similarity a field must reach to be a candidate (pg_trgm.word_similarity_threshold). */
+export const CANDIDATE_SIMILARITY = 0.25;
+/** Word similarity a field must reach to match a query of several words. */
+const PHRASE_SIMILARITY = 0.6;
+/** −ln of Fuse's scores: the whole field equal (0, counted as EPSILON), an exact substring (0.001). */
+const EQUAL_STRENGTH = -Math.log(Number.EPSILON);
+const SUBSTRING_STRENGTH = -Math.log(0.001);
+/** How much a full-text match adds per unit of ts_rank (one name word ≈ 0.3, one description word ≈ 0.18). */
+const WORDS_SCALE = 4;
+/** ts_rank weights {D, C, B, A}: category C, description B, name A, as the keys' weights. */
+const WORD_WEIGHTS = `'{0, ${KEY_WEIGHTS[2]}, ${KEY_WEIGHTS[1]}, ${KEY_WEIGHTS[0]}}'::float4[]`;
+
+const WORDS = sql.raw(LISTING_WORDS_SQL);
+
+/** A query prepared once: its lower-cased text, Fuse's typo budget and what it equals. */
+export interface PreparedQuery {
+  text: string;
+  lower: string;
+  length: number;
+  maxErrors: number;
+  oneWord: boolean;
+  courseCode: string | null;
+  isbn: string | null;
+  /** Per category whose name the query matches, its weighted strength (exact, from fuse-score.ts). */
+  categories: Map<string, number>;
+}
+
+export function prepareQuery(text: string): PreparedQuery {
+  const lower = text.toLowerCase();
+  const categories = new Map<string, number>();
+  if (lower.length <= MAX_PATTERN) {
+    const pattern = compilePattern(text);
+    for (const c of CATEGORIES) {
+      const score = keyScore(pattern, c.toLowerCase(), 0);
+      if (score < 0) continue;
+      const strength = score === 0 ? EQUAL_STRENGTH : -Math.log(score);
+      categories.set(c, KEY_WEIGHTS[2] * fieldNorm(c) * strength);
+    }
+  }
+  return {
+    text,
+    lower,
+    length: lower.length,
+    maxErrors: maxErrors(lower.length),
+    oneWord: !lower.includes(' '),
+    courseCode: normalizeCourseCode(text),
+    isbn: normalizeIsbn(text),
+    categories,
+  };
+}
+
+/** Whether the listing's course code or ISBN is the query (those books rank first). */
+function codeMatch(q: PreparedQuery): RawBuilder<boolean> {
+  const parts: RawBuilder<unknown>[] = [];
+  if (q.courseCode) parts.push(sql`listings.course_code = ${q.courseCode}`);
+  if (q.isbn) parts.push(sql`listings.isbn = ${q.isbn}`);
+  return parts.length === 0 ? sql<boolean>`false` : sql<boolean>`(${sql.join(parts, sql` or `)})`;
+}
+
+/** `like` pattern for the query as a substring (short queries: Fuse allows them no typo). */
+function likePattern(lower: string): string {
+  return `%${lower.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Rows the indexes offer: any key that may match, or the code. */
+function candidates(q: PreparedQuery): RawBuilder<boolean> {
+  const parts: RawBuilder<unknown>[] = [];
+  if (q.length < 4) {
+    // Up to 3 characters Fuse allows no typo: the query must appear as it is.
+    const like = likePattern(q.lower);
+    parts.push(sql`listings.name ilike ${like}`, sql`listings.description ilike ${like}`);
+  } else {
+    parts.push(sql`${q.lower} <% listings.name`, sql`${q.lower} <% listings.description`);
+    parts.push(sql`${WORDS} @@ plainto_tsquery('english'::regconfig, ${q.text})`);
+  }
+  if (q.categories.size > 0) parts.push(sql`listings.category in (${sql.join([...q.categories.keys()])})`);
+  if (q.courseCode || q.isbn) parts.push(codeMatch(q));
+  return sql<boolean>`(${sql.join(parts, sql` or `)})`;
+}
+
+/** Fuse's field-length norm: 1/√(words), to three decimals (words counted by spaces). */
+function norm(field: RawBuilder<string>): RawBuilder<number> {
+  return sql<number>`(round(1000 / sqrt(greatest(1, 1 + length(btrim(${field})) - length(replace(btrim(${field}), ' ', ''))))) / 1000)`;
+}
+
+/** −ln(Fuse's key score) of one text field, 0 when it does not match. */
+function strength(q: PreparedQuery, field: RawBuilder<string>): RawBuilder<number> {
+  let approximate: RawBuilder<number>;
+  if (q.length < 4) approximate = sql<number>`0`;
+  else if (q.oneWord) {
+    const k = q.maxErrors;
+    const m = q.length;
+    // The fewest edits from the query to the start or the end of some word of the field (a word
+    // typed with a typo, its beginning, or its end: "books" in "textbook"), within the budget.
+    approximate = sql<number>`(case when ${q.lower} <% ${field} then coalesce((
+      select -ln(greatest(0.001, min(d)::float8 / ${m}::float8))
+      from (
+        select least(
+          levenshtein_less_equal(${q.lower}, left(w, ${m - 1}::int), ${k}::int),
+          levenshtein_less_equal(${q.lower}, left(w, ${m}::int), ${k}::int),
+          levenshtein_less_equal(${q.lower}, left(w, ${m + 1}::int), ${k}::int),
+          levenshtein_less_equal(${q.lower}, right(w, ${m - 1}::int), ${k}::int),
+          levenshtein_less_equal(${q.lower}, right(w, ${m}::int), ${k}::int),
+          levenshtein_less_equal(${q.lower}, right(w, ${m + 1}::int), ${k}::int)
+        ) as d
+        from regexp_split_to_table(lower(${field}), '[^[:alnum:]]+') as w
+        where w <> ''
+      ) as words
+      where d <= ${k}::int
+      having count(*) > 0
+    ), 0) else 0 end)`;
+  } else {
+    approximate = sql<number>`(case when word_similarity(${q.lower}, ${field}) >= ${PHRASE_SIMILARITY}::float8
+      then -ln(greatest(0.001, least(0.3, (1 - word_similarity(${q.lower}, ${field})) / 2)))
+      else 0 end)`;
+  }
+  return sql<number>`(case when lower(${field}) = ${q.lower} then ${EQUAL_STRENGTH}::float8
+    when strpos(lower(${field}), ${q.lower}) > 0 then ${SUBSTRING_STRENGTH}::float8
+    else ${approximate} end)`;
+}
+
+/** The category key's weighted strength, worked out in JS for the handful of categories. */
+function categoryStrength(q: PreparedQuery): RawBuilder<number> {
+  if (q.categories.size === 0) return sql<number>`0`;
+  const cases = [...q.categories].map(([c, s]) => sql`when ${c} then ${s}::float8`);
+  return sql<number>`(case listings.category ${sql.join(cases, sql` `)} else 0 end)`;
+}
+
+/** What a full-text match of every query word adds, weighted A/B/C. */
+function wordsStrength(q: PreparedQuery): RawBuilder<number> {
+  if (q.length < 4) return sql<number>`0`;
+  const tsq = sql`plainto_tsquery('english'::regconfig, ${q.text})`;
+  return sql<number>`(case when ${WORDS} @@ ${tsq} then ${WORDS_SCALE}::float8 * ts_rank(${sql.raw(WORD_WEIGHTS)}, ${WORDS}, ${tsq}) else 0 end)`;
+}
+
+/** Fuse's document score in log space: the weighted sum of the matching keys' strengths. */
+function relevance(q: PreparedQuery): RawBuilder<number> {
+  const name = sql<string>`listings.name`;
+  const description = sql<string>`listings.description`;
+  return sql<number>`(${KEY_WEIGHTS[0]}::float8 * ${norm(name)} * ${strength(q, name)}
+    + ${KEY_WEIGHTS[1]}::float8 * ${norm(description)} * ${strength(q, description)}
+    + ${categoryStrength(q)} + ${wordsStrength(q)})`;
+}
+
+/** The filters, campus, market and listed-period conditions every search applies. */
+function conditions(campusId: number, filters: SearchFilters, now: number): RawBuilder<boolean> {
+  // The market conditions as literals, so the planner sees the partial indexes' predicate.
+  const parts: RawBuilder<unknown>[] = [
+    sql`listings.campus_id = ${campusId}::int`,
+    sql.raw(ON_MARKET_SQL),
+    sql`(listings.expires_at is null or listings.expires_at > ${now})`,
+  ];
+  if (filters.categories?.length)
+    parts.push(sql`listings.category in (${sql.join([...filters.categories])})`);
+  if (filters.minCents !== undefined) parts.push(sql`listings.price_cents >= ${filters.minCents}`);
+  if (filters.maxCents !== undefined) parts.push(sql`listings.price_cents <= ${filters.maxCents}`);
+  if (filters.conditions?.length)
+    parts.push(sql`listings.condition in (${sql.join([...filters.conditions])})`);
+  if (filters.courseCode !== undefined) parts.push(sql`listings.course_code = ${filters.courseCode}`);
+  if (filters.isbn !== undefined) parts.push(sql`listings.isbn = ${filters.isbn}`);
+  if (filters.excludeSellers?.length)
+    parts.push(sql`listings.seller_id not in (${sql.join([...filters.excludeSellers])})`);
+  return sql<boolean>`${sql.join(parts, sql` and `)}`;
+}
+
+/**
+ * Every listing of the campus the query matches, with its score: (id, price, score), score 0 for a
+ * code match. The caller orders, pages and limits it.
+ */
+export function matches(
+  q: PreparedQuery,
+  campusId: number,
+  filters: SearchFilters,
+  now: number,
+): RawBuilder<{ id: number; price: number; score: number }> {
+  return sql`(select id, price, case when code then 0::float8 else exp(-rel) end as score
+    from (
+      select listings.id, listings.price_cents as price, ${codeMatch(q)} as code, ${relevance(q)} as rel
+      from listings
+      where ${conditions(campusId, filters, now)} and ${candidates(q)}
+    ) as scored
+    where code or rel > 0)`;
+}

@@ -1,0 +1,93 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import type { Database } from '../../db/schema.js';
+import type { SearchEngine } from './listing-search.js';
+import { CANDIDATE_SIMILARITY, matches, prepareQuery } from './postgres-query.js';
+import type {
+  ListSort,
+  SearchAfter,
+  SearchFilters,
+  SearchHit,
+  SortedAfter,
+  SortedHit,
+} from './search-types.js';
+
+/**
+ * SEARCH_ENGINE=postgres (features.md §F): search, filters, sorts and keyset paging run in
+ * PostgreSQL over the listings table itself (postgres-query.ts: the query and how it follows the
+ * memory index's rules), through the campus-leading indexes of migration 022. Nothing is kept in
+ * the process, so a process's memory does not grow with the listings, and there is nothing for the
+ * module's writes to reach: every search reads the committed rows.
+ *
+ * Each search is one transaction of the request's campus (row-level security applies as to every
+ * read): it sets pg_trgm's candidate threshold for that transaction only, then runs the query.
+ */
+export class PostgresSearch implements SearchEngine {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: () => number,
+  ) {
+    if (db.dialect !== 'postgres') throw new Error('PostgresSearch needs a PostgreSQL database');
+  }
+
+  /** Nothing to build: the indexes are the database's. */
+  async warm(): Promise<void> {}
+
+  async search(
+    campusId: number,
+    query: string,
+    filters: SearchFilters,
+    limit: number,
+    after?: SearchAfter,
+  ): Promise<SearchHit[]> {
+    if (query === '') return [];
+    const hits = matches(prepareQuery(query), campusId, filters, this.clock());
+    const keyset = after
+      ? sql`where score > ${after.score}::float8 or (score = ${after.score}::float8 and id < ${after.id}::int)`
+      : sql``;
+    const rows = await this.run<{ id: number; score: number }>(
+      sql`select id, score from ${hits} as hits ${keyset} order by score asc, id desc limit ${limit}::int`,
+    );
+    return rows.map((r) => ({ id: r.id, score: Number(r.score) }));
+  }
+
+  async searchSorted(
+    campusId: number,
+    query: string,
+    filters: SearchFilters,
+    sort: ListSort,
+    limit: number,
+    after?: SortedAfter,
+  ): Promise<SortedHit[]> {
+    if (query === '') return [];
+    const hits = matches(prepareQuery(query), campusId, filters, this.clock());
+    let keyset = sql``;
+    let order: RawBuilder<unknown>;
+    if (sort === 'newest') {
+      if (after) keyset = sql`where id < ${after.id}::int`;
+      order = sql`id desc`;
+    } else {
+      const dir = sort === 'price_asc' ? sql.raw('>') : sql.raw('<');
+      if (after) keyset = sql`where (price, id) ${dir} (${after.price}::int, ${after.id}::int)`;
+      order = sort === 'price_asc' ? sql`price asc, id asc` : sql`price desc, id desc`;
+    }
+    const rows = await this.run<{ id: number; price: number }>(
+      sql`select id, price from ${hits} as hits ${keyset} order by ${order} limit ${limit}::int`,
+    );
+    return rows.map((r) => ({ id: r.id, price: r.price }));
+  }
+
+  /** Nothing held. */
+  async close(): Promise<void> {}
+
+  /** One transaction: the candidate threshold for this search only, then the query. */
+  private run<R>(query: RawBuilder<unknown>): Promise<R[]> {
+    return this.db.kysely.transaction().execute(async (trx: Kysely<Database>) => {
+      await sql`select set_config('pg_trgm.word_similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true)`.execute(
+        trx,
+      );
+      const { rows } = await sql<R>`${query}`.execute(trx);
+      return rows;
+    });
+  }
+}
