@@ -8,28 +8,33 @@ import type { SearchFilters } from './search-types.js';
  * The SQL of a search in PostgreSQL (postgres-search.ts), built to answer what the memory index
  * answers (Fuse.js's rules, fuse-score.ts) from indexes instead of a copy of the listings:
  *
- * - Candidates come from the campus-leading GIN indexes of migration 022: trigrams of the name or
- *   the description sharing at least CANDIDATE_SIMILARITY of the query's trigrams (`<%`, word
- *   similarity), the weighted words (full text, every query word, stemmed), the categories whose
- *   name the query matches, and the books whose course code or ISBN the query is.
+ * - Candidates come from the campus-leading GIN indexes of migration 022: names sharing enough of
+ *   the query's trigrams (`<%`, word similarity at least `candidateSimilarity`), descriptions
+ *   holding the query (`ilike`, all its trigrams), the weighted words (full text: every query word,
+ *   stemmed), the categories whose name the query matches, and books whose course code or ISBN the
+ *   query is.
  * - Each candidate is then checked and scored per key as Fuse does, in log space: the whole field
- *   equal to the query, the query as a substring, or within Fuse's typo budget (⌊0.3·m⌋ edits): for a
- *   one-word query, by Levenshtein distance to a word of the field (trigrams alone cannot tell
- *   "lump" from "laptop" for "lamp"); for several words, by word similarity ≥ PHRASE_SIMILARITY.
- *   Key strengths are −ln(Fuse's key score), weighted 0.5/0.3/0.2 and by the field-length norm, so
- *   exp(−relevance) is Fuse's product; a full-text match adds ts_rank with weights A/B/C.
- * - A course code or ISBN equal to the query scores 0: those books come first.
+ *   equal to the query, the query as a substring, or (names only) within Fuse's typo budget
+ *   (⌊0.3·m⌋ edits): for a one-word query by Levenshtein distance to the start or end of a word of
+ *   the name (trigrams alone cannot tell "lump" from "laptop" for "lamp"); for several words by
+ *   word similarity ≥ PHRASE_SIMILARITY. Descriptions match by their exact text only: a typo
+ *   search over every description's trigrams read tens of thousands of rows per query at 100k
+ *   listings (docs/decisions.md, "Search in PostgreSQL").
+ * - Key strengths are −ln(Fuse's key score), weighted 0.5/0.3/0.2 and by the field-length norm, so
+ *   exp(−relevance) is Fuse's product. A listing found by its words alone (spread over its fields)
+ *   scores by ts_rank with weights A/B/C. A course code or ISBN equal to the query scores 0.
  * Lower scores rank first, ties newest first, as in the memory index.
  */
 
-/** Word similarity a field must reach to be a candidate (pg_trgm.word_similarity_threshold). */
-export const CANDIDATE_SIMILARITY = 0.25;
 /** Word similarity a field must reach to match a query of several words. */
 const PHRASE_SIMILARITY = 0.6;
 /** −ln of Fuse's scores: the whole field equal (0, counted as EPSILON), an exact substring (0.001). */
 const EQUAL_STRENGTH = -Math.log(Number.EPSILON);
 const SUBSTRING_STRENGTH = -Math.log(0.001);
-/** How much a full-text match adds per unit of ts_rank (one name word ≈ 0.3, one description word ≈ 0.18). */
+/**
+ * A listing found by full text alone scores ts_rank times this (one word in the name ≈ 0.3, in the
+ * description ≈ 0.18): about as strong as a typo match of its name, weaker than the query's text in it.
+ */
 const WORDS_SCALE = 4;
 /** ts_rank weights {D, C, B, A}: category C, description B, name A, as the keys' weights. */
 const WORD_WEIGHTS = `'{0, ${KEY_WEIGHTS[2]}, ${KEY_WEIGHTS[1]}, ${KEY_WEIGHTS[0]}}'::float4[]`;
@@ -47,6 +52,28 @@ export interface PreparedQuery {
   isbn: string | null;
   /** Per category whose name the query matches, its weighted strength (exact, from fuse-score.ts). */
   categories: Map<string, number>;
+  /** pg_trgm.word_similarity_threshold for this query's name candidates (candidateSimilarity). */
+  similarity: number;
+  /** The same for the deep search, run when the usual one finds nothing. */
+  deepSimilarity: number;
+}
+
+/**
+ * The word similarity a name must reach to be a candidate. pg_trgm's word similarity of a word
+ * within e edits of a one-word query with n trigrams is at least about (n − 3e)/(n + 3e) (an edit
+ * changes at most three trigrams). The usual search allows one edit (floor 0.3, cap 0.45): what
+ * students mostly mistype, and few candidates to read. A search that finds nothing that way is run
+ * again `deep` (postgres-search.ts): two edits from 7 letters on (Fuse allows one per 3⅓ letters; a
+ * swap of two letters, "bycicle", is two), floor 0.25 — up to five times the candidates, paid only
+ * by searches that would otherwise show nothing. A query of several words must reach
+ * PHRASE_SIMILARITY anyway.
+ */
+export function candidateSimilarity(length: number, oneWord: boolean, deep: boolean): number {
+  if (!oneWord) return PHRASE_SIMILARITY;
+  const n = length + 1;
+  const e = deep && length >= 7 ? 2 : 1;
+  const bound = (n - 3 * e) / (n + 3 * e);
+  return Math.min(0.45, Math.max(deep ? 0.25 : 0.3, Math.floor(bound * 100) / 100));
 }
 
 export function prepareQuery(text: string): PreparedQuery {
@@ -61,12 +88,15 @@ export function prepareQuery(text: string): PreparedQuery {
       categories.set(c, KEY_WEIGHTS[2] * fieldNorm(c) * strength);
     }
   }
+  const oneWord = !lower.includes(' ');
   return {
     text,
     lower,
     length: lower.length,
     maxErrors: maxErrors(lower.length),
-    oneWord: !lower.includes(' '),
+    oneWord,
+    similarity: candidateSimilarity(lower.length, oneWord, false),
+    deepSimilarity: candidateSimilarity(lower.length, oneWord, true),
     courseCode: normalizeCourseCode(text),
     isbn: normalizeIsbn(text),
     categories,
@@ -89,12 +119,12 @@ function likePattern(lower: string): string {
 /** Rows the indexes offer: any key that may match, or the code. */
 function candidates(q: PreparedQuery): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [];
+  const like = likePattern(q.lower);
   if (q.length < 4) {
     // Up to 3 characters Fuse allows no typo: the query must appear as it is.
-    const like = likePattern(q.lower);
     parts.push(sql`listings.name ilike ${like}`, sql`listings.description ilike ${like}`);
   } else {
-    parts.push(sql`${q.lower} <% listings.name`, sql`${q.lower} <% listings.description`);
+    parts.push(sql`${q.lower} <% listings.name`, sql`listings.description ilike ${like}`);
     parts.push(sql`${WORDS} @@ plainto_tsquery('english'::regconfig, ${q.text})`);
   }
   if (q.categories.size > 0) parts.push(sql`listings.category in (${sql.join([...q.categories.keys()])})`);
@@ -107,10 +137,10 @@ function norm(field: RawBuilder<string>): RawBuilder<number> {
   return sql<number>`(round(1000 / sqrt(greatest(1, 1 + length(btrim(${field})) - length(replace(btrim(${field}), ' ', ''))))) / 1000)`;
 }
 
-/** −ln(Fuse's key score) of one text field, 0 when it does not match. */
-function strength(q: PreparedQuery, field: RawBuilder<string>): RawBuilder<number> {
+/** −ln(Fuse's key score) of one text field, 0 when it does not match; typos only when `typos`. */
+function strength(q: PreparedQuery, field: RawBuilder<string>, typos: boolean): RawBuilder<number> {
   let approximate: RawBuilder<number>;
-  if (q.length < 4) approximate = sql<number>`0`;
+  if (q.length < 4 || !typos) approximate = sql<number>`0`;
   else if (q.oneWord) {
     const k = q.maxErrors;
     const m = q.length;
@@ -150,20 +180,26 @@ function categoryStrength(q: PreparedQuery): RawBuilder<number> {
   return sql<number>`(case listings.category ${sql.join(cases, sql` `)} else 0 end)`;
 }
 
-/** What a full-text match of every query word adds, weighted A/B/C. */
-function wordsStrength(q: PreparedQuery): RawBuilder<number> {
+/**
+ * The strength of a listing found by full text alone (every query word), weighted A/B/C: the words
+ * are worked out only for the listings the words index returns for the query, not for every candidate.
+ */
+function wordsStrength(q: PreparedQuery, campusId: number): RawBuilder<number> {
   if (q.length < 4) return sql<number>`0`;
   const tsq = sql`plainto_tsquery('english'::regconfig, ${q.text})`;
-  return sql<number>`(case when ${WORDS} @@ ${tsq} then ${WORDS_SCALE}::float8 * ts_rank(${sql.raw(WORD_WEIGHTS)}, ${WORDS}, ${tsq}) else 0 end)`;
+  return sql<number>`(case when id in (
+      select listings.id from listings
+      where listings.campus_id = ${campusId}::int and ${sql.raw(ON_MARKET_SQL)} and ${WORDS} @@ ${tsq}
+    ) then ${WORDS_SCALE}::float8 * ts_rank(${sql.raw(WORD_WEIGHTS)}, ${WORDS}, ${tsq}) else 0 end)`;
 }
 
 /** Fuse's document score in log space: the weighted sum of the matching keys' strengths. */
-function relevance(q: PreparedQuery): RawBuilder<number> {
+function keyStrengths(q: PreparedQuery): RawBuilder<number> {
   const name = sql<string>`listings.name`;
   const description = sql<string>`listings.description`;
-  return sql<number>`(${KEY_WEIGHTS[0]}::float8 * ${norm(name)} * ${strength(q, name)}
-    + ${KEY_WEIGHTS[1]}::float8 * ${norm(description)} * ${strength(q, description)}
-    + ${categoryStrength(q)} + ${wordsStrength(q)})`;
+  return sql<number>`(${KEY_WEIGHTS[0]}::float8 * ${norm(name)} * ${strength(q, name, true)}
+    + ${KEY_WEIGHTS[1]}::float8 * ${norm(description)} * ${strength(q, description, false)}
+    + ${categoryStrength(q)})`;
 }
 
 /** The filters, campus, market and listed-period conditions every search applies. */
@@ -189,7 +225,9 @@ function conditions(campusId: number, filters: SearchFilters, now: number): RawB
 
 /**
  * Every listing of the campus the query matches, with its score: (id, price, score), score 0 for a
- * code match. The caller orders, pages and limits it.
+ * code match. The caller orders, pages and limits it. The keys are scored once per candidate
+ * (`offset 0` keeps PostgreSQL from repeating them in the outer expressions, which doubled the time), and the words
+ * (to_tsvector of each candidate) only for candidates no key matched.
  */
 export function matches(
   q: PreparedQuery,
@@ -199,9 +237,15 @@ export function matches(
 ): RawBuilder<{ id: number; price: number; score: number }> {
   return sql`(select id, price, case when code then 0::float8 else exp(-rel) end as score
     from (
-      select listings.id, listings.price_cents as price, ${codeMatch(q)} as code, ${relevance(q)} as rel
-      from listings
-      where ${conditions(campusId, filters, now)} and ${candidates(q)}
+      select id, price, code, case when keys > 0 then keys else ${wordsStrength(q, campusId)} end as rel
+      from (
+        select listings.id, listings.price_cents as price, listings.name, listings.description,
+          listings.category, ${codeMatch(q)} as code, ${keyStrengths(q)} as keys
+        from listings
+        where ${conditions(campusId, filters, now)} and ${candidates(q)}
+        offset 0
+      ) as keyed
+      offset 0
     ) as scored
     where code or rel > 0)`;
 }

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
 import type { SearchEngine } from './listing-search.js';
-import { CANDIDATE_SIMILARITY, matches, prepareQuery } from './postgres-query.js';
+import { matches, prepareQuery, type PreparedQuery } from './postgres-query.js';
 import type {
   ListSort,
   SearchAfter,
@@ -41,12 +41,15 @@ export class PostgresSearch implements SearchEngine {
     after?: SearchAfter,
   ): Promise<SearchHit[]> {
     if (query === '') return [];
-    const hits = matches(prepareQuery(query), campusId, filters, this.clock());
+    const q = prepareQuery(query);
+    const hits = matches(q, campusId, filters, this.clock());
     const keyset = after
       ? sql`where score > ${after.score}::float8 or (score = ${after.score}::float8 and id < ${after.id}::int)`
       : sql``;
-    const rows = await this.run<{ id: number; score: number }>(
-      sql`select id, score from ${hits} as hits ${keyset} order by score asc, id desc limit ${limit}::int`,
+    const rows = await this.run<{ id: number; score: number }>(q, after !== undefined, (all) =>
+      all
+        ? sql`select id, score from ${hits} as hits order by score asc, id desc limit 1`
+        : sql`select id, score from ${hits} as hits ${keyset} order by score asc, id desc limit ${limit}::int`,
     );
     return rows.map((r) => ({ id: r.id, score: Number(r.score) }));
   }
@@ -60,7 +63,8 @@ export class PostgresSearch implements SearchEngine {
     after?: SortedAfter,
   ): Promise<SortedHit[]> {
     if (query === '') return [];
-    const hits = matches(prepareQuery(query), campusId, filters, this.clock());
+    const q = prepareQuery(query);
+    const hits = matches(q, campusId, filters, this.clock());
     let keyset = sql``;
     let order: RawBuilder<unknown>;
     if (sort === 'newest') {
@@ -71,8 +75,10 @@ export class PostgresSearch implements SearchEngine {
       if (after) keyset = sql`where (price, id) ${dir} (${after.price}::int, ${after.id}::int)`;
       order = sort === 'price_asc' ? sql`price asc, id asc` : sql`price desc, id desc`;
     }
-    const rows = await this.run<{ id: number; price: number }>(
-      sql`select id, price from ${hits} as hits ${keyset} order by ${order} limit ${limit}::int`,
+    const rows = await this.run<{ id: number; price: number }>(q, after !== undefined, (all) =>
+      all
+        ? sql`select id, price from ${hits} as hits limit 1`
+        : sql`select id, price from ${hits} as hits ${keyset} order by ${order} limit ${limit}::int`,
     );
     return rows.map((r) => ({ id: r.id, price: r.price }));
   }
@@ -80,14 +86,27 @@ export class PostgresSearch implements SearchEngine {
   /** Nothing held. */
   async close(): Promise<void> {}
 
-  /** One transaction: the candidate threshold for this search only, then the query. */
-  private run<R>(query: RawBuilder<unknown>): Promise<R[]> {
+  /**
+   * One transaction of the request's campus: the page at the usual candidate threshold; when that
+   * search finds nothing at all (a first page that is empty, or a later page whose search has no
+   * match), the page again at the deep threshold (postgres-query.ts, candidateSimilarity). Whether
+   * a search is deep depends only on the query and the listings, not on the page, so every page of
+   * one search reads the same way.
+   */
+  private run<R>(
+    q: PreparedQuery,
+    paged: boolean,
+    page: (existence: boolean) => RawBuilder<unknown>,
+  ): Promise<R[]> {
     return this.db.kysely.transaction().execute(async (trx: Kysely<Database>) => {
-      await sql`select set_config('pg_trgm.word_similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true)`.execute(
-        trx,
-      );
-      const { rows } = await sql<R>`${query}`.execute(trx);
-      return rows;
+      const threshold = (value: number) =>
+        sql`select set_config('pg_trgm.word_similarity_threshold', ${String(value)}, true)`.execute(trx);
+      await threshold(q.similarity);
+      const { rows } = await sql<R>`${page(false)}`.execute(trx);
+      if (rows.length > 0 || q.deepSimilarity === q.similarity) return rows;
+      if (paged && (await sql`${page(true)}`.execute(trx)).rows.length > 0) return rows;
+      await threshold(q.deepSimilarity);
+      return (await sql<R>`${page(false)}`.execute(trx)).rows;
     });
   }
 }
