@@ -116,15 +116,25 @@ function likePattern(lower: string): string {
   return `%${lower.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * Which candidates a search reads: `all`, or `typed` — only listings holding the query as typed (in
+ * name or description), its words, a matching category or the code, without the names within a
+ * typo, which are most of the candidates of a short query (typoBound says when they can be skipped).
+ */
+export type CandidateSet = 'all' | 'typed';
+
 /** Rows the indexes offer: any key that may match, or the code. */
-function candidates(q: PreparedQuery): RawBuilder<boolean> {
+function candidates(q: PreparedQuery, set: CandidateSet): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [];
   const like = likePattern(q.lower);
   if (q.length < 4) {
     // Up to 3 characters Fuse allows no typo: the query must appear as it is.
     parts.push(sql`listings.name ilike ${like}`, sql`listings.description ilike ${like}`);
   } else {
-    parts.push(sql`${q.lower} <% listings.name`, sql`listings.description ilike ${like}`);
+    parts.push(
+      set === 'all' ? sql`${q.lower} <% listings.name` : sql`listings.name ilike ${like}`,
+      sql`listings.description ilike ${like}`,
+    );
     parts.push(sql`${WORDS} @@ plainto_tsquery('english'::regconfig, ${q.text})`);
   }
   if (q.categories.size > 0) parts.push(sql`listings.category in (${sql.join([...q.categories.keys()])})`);
@@ -234,6 +244,7 @@ export function matches(
   campusId: number,
   filters: SearchFilters,
   now: number,
+  set: CandidateSet = 'all',
 ): RawBuilder<{ id: number; price: number; score: number }> {
   return sql`(select id, price, case when code then 0::float8 else exp(-rel) end as score
     from (
@@ -242,10 +253,23 @@ export function matches(
         select listings.id, listings.price_cents as price, listings.name, listings.description,
           listings.category, ${codeMatch(q)} as code, ${keyStrengths(q)} as keys
         from listings
-        where ${conditions(campusId, filters, now)} and ${candidates(q)}
+        where ${conditions(campusId, filters, now)} and ${candidates(q, set)}
         offset 0
       ) as keyed
       offset 0
     ) as scored
     where code or rel > 0)`;
+}
+
+/**
+ * The best score (lowest) a listing outside the `typed` candidates can reach: its only match is a
+ * name within a typo (it holds neither the query nor its words, has no matching category or code,
+ * and descriptions match only as typed), so at best a one-edit name of one word: 0.5 · −ln(1/m), or
+ * for several words a phrase as strong as a substring. When a `typed` page is full of listings
+ * scoring below this, the typo candidates cannot enter it.
+ */
+export function typoBound(q: PreparedQuery): number {
+  if (q.length < 4) return 0;
+  const strength = q.oneWord ? Math.log(q.length) : SUBSTRING_STRENGTH;
+  return Math.exp(-KEY_WEIGHTS[0] * strength);
 }

@@ -120,6 +120,27 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('search in PostgreSQL', () => {
     }
   });
 
+  it('pages through the listings holding the query, then those within a typo, without gaps', async () => {
+    // Pages of "Reading lamp" listings are answered without reading the typo candidates; the page
+    // that reaches past them reads everything, and "Reading lamb" follows in its place.
+    const lamps = [];
+    for (let i = 0; i < 5; i += 1)
+      lamps.push(
+        await postListing(t, seller, validFields({ name: `Reading lamp ${i}`, category: 'LIFESTYLE' })),
+      );
+    const lamb = await postListing(t, seller, validFields({ name: 'Reading lamb', category: 'LIFESTYLE' }));
+    const seen: number[] = [];
+    let url: string | null = '/listings/search?query=lamp&limit=2';
+    for (let pages = 0; url; pages += 1) {
+      expect(pages).toBeLessThan(6);
+      const page = await search(reader, url);
+      seen.push(...page.listings.map((l) => l.id));
+      url = page.next;
+    }
+    expect(seen.slice(0, 5).sort()).toEqual(lamps.map((l) => l.id).sort());
+    expect(seen.slice(5)).toEqual([lamb.id]);
+  });
+
   it("leaves a blocked seller's listings out in the query, so pages stay full", async () => {
     const blocked = await createStudent(t);
     for (let i = 0; i < 3; i += 1) await postListing(t, blocked, validFields({ name: `Blue kettle ${i}` }));

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { Database } from '../../db/schema.js';
 import type { SearchEngine } from './listing-search.js';
-import { matches, prepareQuery, type PreparedQuery } from './postgres-query.js';
+import { matches, prepareQuery, typoBound, type CandidateSet, type PreparedQuery } from './postgres-query.js';
 import type {
   ListSort,
   SearchAfter,
@@ -42,14 +42,27 @@ export class PostgresSearch implements SearchEngine {
   ): Promise<SearchHit[]> {
     if (query === '') return [];
     const q = prepareQuery(query);
-    const hits = matches(q, campusId, filters, this.clock());
+    const now = this.clock();
     const keyset = after
       ? sql`where score > ${after.score}::float8 or (score = ${after.score}::float8 and id < ${after.id}::int)`
       : sql``;
-    const rows = await this.run<{ id: number; score: number }>(q, after !== undefined, (all) =>
-      all
-        ? sql`select id, score from ${hits} as hits order by score asc, id desc limit 1`
-        : sql`select id, score from ${hits} as hits ${keyset} order by score asc, id desc limit ${limit}::int`,
+    const ranked = (set: CandidateSet) =>
+      sql`select id, score from ${matches(q, campusId, filters, now, set)} as hits ${keyset}
+        order by score asc, id desc limit ${limit}::int`;
+    const hits = matches(q, campusId, filters, now);
+    const bound = typoBound(q);
+    const rows = await this.run<{ id: number; score: number }>(
+      q,
+      after !== undefined,
+      (all) => (all ? sql`select id, score from ${hits} as hits limit 1` : ranked('all')),
+      // A full page of listings holding the query as typed, every one better than any typo match
+      // could score, is the page: the typo candidates are not read (a little margin for rounding).
+      async (execute) => {
+        if (bound === 0) return undefined;
+        const typed = await execute(ranked('typed'));
+        const last = typed[typed.length - 1];
+        return typed.length === limit && last && Number(last.score) < bound * 0.999_999 ? typed : undefined;
+      },
     );
     return rows.map((r) => ({ id: r.id, score: Number(r.score) }));
   }
@@ -97,16 +110,20 @@ export class PostgresSearch implements SearchEngine {
     q: PreparedQuery,
     paged: boolean,
     page: (existence: boolean) => RawBuilder<unknown>,
+    shortcut?: (execute: (query: RawBuilder<unknown>) => Promise<R[]>) => Promise<R[] | undefined>,
   ): Promise<R[]> {
     return this.db.kysely.transaction().execute(async (trx: Kysely<Database>) => {
       const threshold = (value: number) =>
         sql`select set_config('pg_trgm.word_similarity_threshold', ${String(value)}, true)`.execute(trx);
+      const execute = async (query: RawBuilder<unknown>) => (await sql<R>`${query}`.execute(trx)).rows;
       await threshold(q.similarity);
-      const { rows } = await sql<R>`${page(false)}`.execute(trx);
+      const early = await shortcut?.(execute);
+      if (early) return early;
+      const rows = await execute(page(false));
       if (rows.length > 0 || q.deepSimilarity === q.similarity) return rows;
-      if (paged && (await sql`${page(true)}`.execute(trx)).rows.length > 0) return rows;
+      if (paged && (await execute(page(true))).length > 0) return rows;
       await threshold(q.deepSimilarity);
-      return (await sql<R>`${page(false)}`.execute(trx)).rows;
+      return execute(page(false));
     });
   }
 }
