@@ -20,7 +20,7 @@ import { LevelAwareLogController, lazyRequestLogger, writesInfo } from './http/r
 import { registerResponseHeaders, requestIdGenerator } from './http/security-headers.js';
 import { TokenService } from './http/tokens.js';
 import { JobQueue } from './jobs/index.js';
-import { registerListings } from './listings/index.js';
+import { memorySearch, postgresSearch, registerListings } from './listings/index.js';
 import { registerSelling } from './selling/index.js';
 import { registerMovingOut } from './moving-out/index.js';
 import { registerTrust } from './trust/index.js';
@@ -247,7 +247,12 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   const listings = await registerListings(
     app,
     ctx,
-    { searchWorker: options.searchWorker ?? config.nodeEnv !== 'test' },
+    {
+      search:
+        config.searchEngine === 'postgres'
+          ? postgresSearch(ctx)
+          : memorySearch(ctx, options.searchWorker ?? config.nodeEnv !== 'test'),
+    },
     {
       checkWrite: (principal, text, kind) => guards.checkListingWrite(principal, text, kind),
       hiddenSellers: guards.blockedSellers,

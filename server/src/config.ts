@@ -143,6 +143,7 @@ const envSchema = z.object({
     .min(1, 'must be at least 1')
     .max(16, 'must be at most 16')
     .optional(),
+  SEARCH_ENGINE: z.enum(['memory', 'postgres'], { error: 'must be memory or postgres' }).default('memory'),
   STUDENT_STATUS_MONTHS: z.coerce
     .number({ error: 'must be a whole number of months' })
     .int('must be a whole number of months')
@@ -228,6 +229,11 @@ export interface Config {
   searchThreads: number;
   /** S3_BUCKET and friends: photos in object storage (media/bucket-config.ts); undefined = DATA_DIR/uploads. */
   bucket: BucketConfig | undefined;
+  /**
+   * SEARCH_ENGINE: `memory` (the in-process index, listings/search/search-index.ts) or `postgres`
+   * (search in the database, listings/search/postgres-search.ts; needs DATABASE_URL).
+   */
+  searchEngine: 'memory' | 'postgres';
 }
 
 export class ConfigError extends Error {
@@ -251,6 +257,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const bucket = parseBucketConfig(env);
   if (bucket.problems.length > 0) throw new ConfigError(bucket.problems);
+  if (e.SEARCH_ENGINE === 'postgres' && !e.DATABASE_URL) {
+    throw new ConfigError([
+      'SEARCH_ENGINE: postgres searches in PostgreSQL, so DATABASE_URL must be a postgres:// URL (or leave SEARCH_ENGINE unset for the in-memory index)',
+    ]);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   let campuses: CampusSettings[];
   if (e.CAMPUSES) {
@@ -300,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     listingDays: e.LISTING_DAYS,
     searchThreads: e.SEARCH_THREADS ?? Math.min(4, os.availableParallelism()),
     bucket: bucket.config,
+    searchEngine: e.SEARCH_ENGINE,
   };
 }
 
