@@ -1,0 +1,105 @@
+import { SSO_MESSAGES, type CampusSso } from '@campus/contract';
+import type { Campus } from '../campuses/index.js';
+import type { AppContext } from '../context.js';
+import { inCampus } from '../db/campus-scope.js';
+import { createOidcProtocol } from './oidc.js';
+import { SsoRefusal, type SsoProtocol } from './protocol.js';
+import { loadSamlSpCredentials, type SamlSpCredentials } from './saml-credentials.js';
+import * as store from './store.js';
+
+/** What saml.ts offers (features.md §G); loaded only when a campus signs in through SAML. */
+interface SamlModule {
+  createSamlProtocol(options: {
+    slug: string;
+    settings: Extract<CampusSso, { type: 'saml' }>;
+    callbackUrl: string;
+    spEntityId: string;
+    credentials: SamlSpCredentials;
+    rememberAssertion(id: string, expiresAtMs: number): Promise<boolean>;
+    now(): number;
+  }): SsoProtocol;
+}
+
+/** The addresses a university registers for a campus (docs/university-sign-in.md). */
+export function ssoAddresses(publicUrl: string, slug: string) {
+  return {
+    callbackUrl: `${publicUrl}/auth/sso/${slug}/callback`,
+    metadataUrl: `${publicUrl}/auth/sso/${slug}/metadata`,
+  };
+}
+
+/**
+ * One protocol per campus with `sso`, made on first use and kept (campuses change only with a
+ * restart): OIDC or SAML as the campus says. The SAML service provider's key is read at start-up
+ * (prepare), so a bad SAML_SP_KEY stops the server instead of the first sign-in.
+ */
+export class SsoProtocols {
+  private readonly made = new Map<number, Promise<SsoProtocol>>();
+
+  private credentials: Promise<SamlSpCredentials> | undefined;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  async prepare(): Promise<void> {
+    if (this.ctx.campuses.all().some((c) => c.sso?.type === 'saml' && !c.closed))
+      await this.samlCredentials();
+  }
+
+  for(campus: Campus & { sso: CampusSso }): Promise<SsoProtocol> {
+    let protocol = this.made.get(campus.id);
+    if (!protocol) {
+      protocol = this.make(campus, campus.sso);
+      this.made.set(campus.id, protocol);
+      // A failure (SAML module or key unreadable) is not kept: the next sign-in tries again.
+      protocol.catch(() => this.made.delete(campus.id));
+    }
+    return protocol;
+  }
+
+  private samlCredentials(): Promise<SamlSpCredentials> {
+    this.credentials ??= loadSamlSpCredentials(this.ctx.config.dataDir, {
+      key: this.ctx.config.samlSpKey,
+      cert: this.ctx.config.samlSpCert,
+    });
+    return this.credentials;
+  }
+
+  private async make(campus: Campus, sso: CampusSso): Promise<SsoProtocol> {
+    const { callbackUrl, metadataUrl } = ssoAddresses(this.ctx.config.publicUrl, campus.slug);
+    if (sso.type === 'oidc') {
+      return createOidcProtocol({
+        slug: campus.slug,
+        campusName: campus.name,
+        settings: sso,
+        callbackUrl,
+        now: this.ctx.clock,
+        allowHttp: this.ctx.config.nodeEnv !== 'production',
+      });
+    }
+    const saml = await loadSamlModule();
+    if (!saml) throw new SsoRefusal('unavailable', SSO_MESSAGES.unavailable(campus.name));
+    const db = this.ctx.db.kysely;
+    return saml.createSamlProtocol({
+      slug: campus.slug,
+      settings: sso,
+      callbackUrl,
+      spEntityId: metadataUrl,
+      credentials: await this.samlCredentials(),
+      // The replay cache is the campus's, whatever scope the protocol calls it from.
+      rememberAssertion: (id, expiresAtMs) =>
+        inCampus(campus.id, () =>
+          store.rememberAssertion(db, { assertionId: id, expiresAt: expiresAtMs, now: this.ctx.clock() }),
+        ),
+      now: this.ctx.clock,
+    });
+  }
+}
+
+async function loadSamlModule(): Promise<SamlModule | undefined> {
+  const specifier = './saml.js';
+  try {
+    return (await import(specifier)) as SamlModule;
+  } catch {
+    return undefined;
+  }
+}
