@@ -10,7 +10,7 @@
  * requiring one particular element would turn universities away for no gain. The metadata still
  * asks for signed assertions (WantAssertionsSigned), which IdPs that honour it follow.
  */
-import { X509Certificate, randomBytes } from 'node:crypto';
+import { X509Certificate, createHash, randomBytes } from 'node:crypto';
 import {
   SAML,
   ValidateInResponseTo,
@@ -130,6 +130,9 @@ export function createSamlProtocol(options: SamlProtocolOptions): SsoProtocol {
         privateKey: credentials.privateKeyPem,
         publicCerts: credentials.certificatePem,
         signatureAlgorithm: 'sha256',
+        // The same document from every process and every restart (node-saml would draw a random ID).
+        generateUniqueId: () =>
+          `_${createHash('sha256').update(`${spEntityId}\n${credentials.certificatePem}`).digest('hex').slice(0, 40)}`,
       });
     },
   };
