@@ -5,12 +5,6 @@
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 
-  interface KoaContext {
-    path: string;
-    type: string;
-    body: unknown;
-  }
-
   export interface Configuration {
     clients?: Record<string, unknown>[];
     findAccount?: (
@@ -27,7 +21,6 @@ declare module 'oidc-provider' {
 
   export default class Provider {
     constructor(issuer: string, configuration: Configuration);
-    use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): void;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
   }
 }

@@ -94,17 +94,15 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
     pkce: { required: () => true },
   };
   const provider = new Provider(issuer, configuration);
-  if (options.publishWrongKey) {
-    provider.use(async (ctx, next) => {
-      if (ctx.path === '/jwks') {
-        ctx.type = 'application/jwk-set+json';
-        ctx.body = { keys: [wrongKey] };
-        return;
-      }
-      await next();
-    });
-  }
-  serve.handler = provider.callback();
+  const callback = provider.callback();
+  serve.handler = (req, res) => {
+    if (options.publishWrongKey && req.url?.split('?')[0] === '/jwks') {
+      res.writeHead(200, { 'content-type': 'application/jwk-set+json' });
+      res.end(JSON.stringify({ keys: [wrongKey] }));
+      return;
+    }
+    callback(req, res);
+  };
 
   return {
     issuer,

@@ -22,7 +22,7 @@ const DEFAULT_SCOPES = ['openid', 'email', 'profile'];
 /**
  * OpenID Connect relying party (features.md §G) on openid-client: discovery, authorization code
  * with PKCE (S256), state and nonce. openid-client checks the ID token's signature (against the
- * issuer's published keys), issuer, audience, nonce, expiry and the state; this file only maps its
+ * issuer's published keys: enableNonRepudiationChecks), issuer, audience, nonce, expiry and the state; this file only maps its
  * failures to refusals a student can read and reads e-mail, names and affiliation from the claims
  * (ID token, then userinfo when the provider has it: many put e-mail only there).
  */
@@ -68,6 +68,9 @@ export function createOidcProtocol(options: OidcOptions): SsoProtocol {
     );
     config.timeout = timeout;
     if (options.allowHttp) client.allowInsecureRequests(config);
+    // The ID token's signature is checked against the issuer's published keys even though it came
+    // straight from the token endpoint (openid-client would otherwise rely on TLS alone).
+    client.enableNonRepudiationChecks(config);
     if (jwksCache) client.setJwksCache(config, jwksCache);
     return config;
   };

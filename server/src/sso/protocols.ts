@@ -1,24 +1,12 @@
-import { SSO_MESSAGES, type CampusSso } from '@campus/contract';
+import type { CampusSso } from '@campus/contract';
 import type { Campus } from '../campuses/index.js';
 import type { AppContext } from '../context.js';
 import { inCampus } from '../db/campus-scope.js';
 import { createOidcProtocol } from './oidc.js';
-import { SsoRefusal, type SsoProtocol } from './protocol.js';
+import type { SsoProtocol } from './protocol.js';
+import { createSamlProtocol } from './saml.js';
 import { loadSamlSpCredentials, type SamlSpCredentials } from './saml-credentials.js';
 import * as store from './store.js';
-
-/** What saml.ts offers (features.md §G); loaded only when a campus signs in through SAML. */
-interface SamlModule {
-  createSamlProtocol(options: {
-    slug: string;
-    settings: Extract<CampusSso, { type: 'saml' }>;
-    callbackUrl: string;
-    spEntityId: string;
-    credentials: SamlSpCredentials;
-    rememberAssertion(id: string, expiresAtMs: number): Promise<boolean>;
-    now(): number;
-  }): SsoProtocol;
-}
 
 /** The addresses a university registers for a campus (docs/university-sign-in.md). */
 export function ssoAddresses(publicUrl: string, slug: string) {
@@ -50,7 +38,7 @@ export class SsoProtocols {
     if (!protocol) {
       protocol = this.make(campus, campus.sso);
       this.made.set(campus.id, protocol);
-      // A failure (SAML module or key unreadable) is not kept: the next sign-in tries again.
+      // A failure (a key unreadable) is not kept: the next sign-in tries again.
       protocol.catch(() => this.made.delete(campus.id));
     }
     return protocol;
@@ -76,10 +64,8 @@ export class SsoProtocols {
         allowHttp: this.ctx.config.nodeEnv !== 'production',
       });
     }
-    const saml = await loadSamlModule();
-    if (!saml) throw new SsoRefusal('unavailable', SSO_MESSAGES.unavailable(campus.name));
     const db = this.ctx.db.kysely;
-    return saml.createSamlProtocol({
+    return createSamlProtocol({
       slug: campus.slug,
       settings: sso,
       callbackUrl,
@@ -92,14 +78,5 @@ export class SsoProtocols {
         ),
       now: this.ctx.clock,
     });
-  }
-}
-
-async function loadSamlModule(): Promise<SamlModule | undefined> {
-  const specifier = './saml.js';
-  try {
-    return (await import(specifier)) as SamlModule;
-  } catch {
-    return undefined;
   }
 }
