@@ -222,12 +222,17 @@ describe('SAML finish: refusals', () => {
     }
   });
 
-  it('an assertion whose NotOnOrAfter has passed: expired', async () => {
+  // Really in the past (or future): node-saml reads the machine clock itself.
+  it.each([
+    ['whose NotOnOrAfter has passed', -20, 5],
+    ['issued longer ago than we accept, however long it says it lasts', -15, 60],
+    ['not valid yet', 10, 5],
+  ])('an assertion %s: expired', async (_what, issuedInMinutes, lastsMinutes) => {
     const sp = protocol();
-    // Really in the past: node-saml reads the machine clock itself.
+    const issuedAt = new Date(Date.now() + issuedInMinutes * 60_000);
     const { started, form } = await signIn(sp, {
-      issuedAt: new Date(Date.now() - 20 * 60_000),
-      notOnOrAfter: new Date(Date.now() - 15 * 60_000),
+      issuedAt,
+      notOnOrAfter: new Date(issuedAt.getTime() + lastsMinutes * 60_000),
     });
     expect((await refusal(finish(sp, form, started.pending))).reason).toBe('expired');
   });
@@ -280,6 +285,29 @@ describe('SAML finish: refusals', () => {
     const sp = protocol();
     const { started, form } = await signIn(sp, answer);
     expect((await refusal(finish(sp, form, started.pending))).reason).toBe(reason);
+  });
+
+  it('a signed assertion moved aside for a forged one (signature wrapping): signature', async () => {
+    const sp = protocol();
+    const { started, form } = await signIn(sp);
+    const xml = Buffer.from(form.SAMLResponse!, 'base64').toString();
+    const signed = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)![0];
+    const forged = signed
+      .replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, '')
+      .replace(/ID="[^"]+"/, 'ID="_forged"')
+      .replace('ada@msu.edu', 'eve@msu.edu');
+    const wrapped = xml.replace(signed, `<samlp:Extensions>${signed}</samlp:Extensions>${forged}`);
+    const attack = { ...form, SAMLResponse: Buffer.from(wrapped).toString('base64') };
+    expect((await refusal(finish(sp, attack, started.pending))).reason).toBe('signature');
+  });
+
+  it('a SAMLResponse that is not a SAML document: refused, not an error', async () => {
+    const sp = protocol();
+    const started = await sp.start();
+    for (const SAMLResponse of ['not base64 at all!', Buffer.from('<html>hi</html>').toString('base64')]) {
+      // Whichever check trips first (here: no InResponseTo), it is a refusal the page can show.
+      await refusal(finish(sp, { SAMLResponse, RelayState: started.key }, started.pending));
+    }
   });
 
   it('the university refused or the callback is incomplete', async () => {
