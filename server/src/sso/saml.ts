@@ -116,7 +116,8 @@ export function createSamlProtocol(options: SamlProtocolOptions): SsoProtocol {
         nowMs: options.now(),
       });
       const identity = identityFromAssertion(assertion, settings.affiliationAttribute);
-      // Last, so that a refused response does not use up the assertion for a corrected retry.
+      // Last: the replay table only ever holds assertions that passed every other check, i.e. that
+      // the university really signed for this request.
       if (!(await options.rememberAssertion(checked.id, checked.acceptableUntilMs))) throw refuse('replay');
       return identity;
     },
