@@ -1,5 +1,5 @@
 import type { CampusSso } from '@campus/contract';
-import type { Campus } from '../campuses/index.js';
+import { campusBaseUrl, type Campus } from '../campuses/index.js';
 import type { AppContext } from '../context.js';
 import { inCampus } from '../db/campus-scope.js';
 import { createOidcProtocol } from './oidc.js';
@@ -8,11 +8,20 @@ import { createSamlProtocol } from './saml.js';
 import { loadSamlSpCredentials, type SamlSpCredentials } from './saml-credentials.js';
 import * as store from './store.js';
 
-/** The addresses a university registers for a campus (docs/university-sign-in.md). */
-export function ssoAddresses(publicUrl: string, slug: string) {
+/**
+ * The addresses of a campus's university sign-in (docs/university-sign-in.md), on the campus's
+ * own site: PUBLIC_URL, or its first host (campusBaseUrl) so its students stay on their site.
+ * The university registers the callback (redirect URI / ACS) and the metadata's entity ID.
+ */
+export function ssoAddresses(publicUrl: string, campus: { slug: string; hosts: readonly string[] }) {
+  const base = campusBaseUrl(publicUrl, campus);
   return {
-    callbackUrl: `${publicUrl}/auth/sso/${slug}/callback`,
-    metadataUrl: `${publicUrl}/auth/sso/${slug}/metadata`,
+    base,
+    startUrl: `${base}/auth/sso/${campus.slug}/start`,
+    callbackUrl: `${base}/auth/sso/${campus.slug}/callback`,
+    metadataUrl: `${base}/auth/sso/${campus.slug}/metadata`,
+    doneUrl: `${base}/sso/done`,
+    loginUrl: `${base}/login`,
   };
 }
 
@@ -53,7 +62,7 @@ export class SsoProtocols {
   }
 
   private async make(campus: Campus, sso: CampusSso): Promise<SsoProtocol> {
-    const { callbackUrl, metadataUrl } = ssoAddresses(this.ctx.config.publicUrl, campus.slug);
+    const { callbackUrl, metadataUrl } = ssoAddresses(this.ctx.config.publicUrl, campus);
     if (sso.type === 'oidc') {
       return createOidcProtocol({
         slug: campus.slug,

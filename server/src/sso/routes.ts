@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { HttpError, parseOr400 } from '../http/errors.js';
 import { doc } from '../http/openapi.js';
 import { refusalPage } from './pages.js';
-import type { SsoProtocols } from './protocols.js';
+import { ssoAddresses, type SsoProtocols } from './protocols.js';
 import { SignInRefused, type SsoCampus, type SsoService } from './service.js';
 
 /**
@@ -20,15 +20,23 @@ const slugParams = z.object({ slug: z.string() });
 const htmlBody = { text: '<!doctype html><html>…</html>' };
 
 export function ssoRoutes(ctx: AppContext, service: SsoService, protocols: SsoProtocols) {
-  const loginUrl = `${ctx.config.publicUrl}/login`;
-  const secureCookies = ctx.config.publicUrl.startsWith('https://');
+  const { publicUrl } = ctx.config;
+  const secureCookies = publicUrl.startsWith('https://');
+  const addresses = (campus: SsoCampus) => ssoAddresses(publicUrl, campus);
 
-  const page = (reply: FastifyReply, status: number, campusName: string | null, message: string) =>
+  /** A page a person reads; its link goes back to the campus's own log-in page. */
+  const page = (reply: FastifyReply, status: number, campus: SsoCampus | null, message: string) =>
     reply
       .code(status)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(refusalPage(campusName, message, loginUrl));
+      .send(
+        refusalPage(
+          campus?.name ?? null,
+          message,
+          campus ? addresses(campus).loginUrl : `${publicUrl}/login`,
+        ),
+      );
 
   const campusOr404 = (request: FastifyRequest, reply: FastifyReply): SsoCampus | undefined => {
     const { slug } = request.params as { slug: string };
@@ -41,10 +49,10 @@ export function ssoRoutes(ctx: AppContext, service: SsoService, protocols: SsoPr
     if (err instanceof SignInRefused) {
       // The reason only: never the address, the code, the token or the assertion.
       request.log.info({ campus: campus.slug, reason: err.reason }, 'university sign-in refused');
-      return page(reply, err.status, campus.name, err.message);
+      return page(reply, err.status, campus, err.message);
     }
     if (err instanceof HttpError && err.statusCode < 500)
-      return page(reply, err.statusCode, campus.name, err.message);
+      return page(reply, err.statusCode, campus, err.message);
     throw err;
   };
 
@@ -68,6 +76,12 @@ export function ssoRoutes(ctx: AppContext, service: SsoService, protocols: SsoPr
       async (request, reply) => {
         const campus = campusOr404(request, reply);
         if (!campus) return reply;
+        // A campus with its own site starts there: the binding cookie must be on the origin the
+        // university sends the student back to (the campus's callback).
+        const site = addresses(campus);
+        if (campus.hosts.length > 0 && request.headers.host !== new URL(site.base).host) {
+          return reply.header('cache-control', 'no-store').redirect(site.startUrl, 302);
+        }
         const browserKey = cookie(request, BROWSER_COOKIE) ?? randomBytes(24).toString('base64url');
         try {
           const redirectUrl = await service.start(campus, browserKey);
@@ -97,7 +111,7 @@ export function ssoRoutes(ctx: AppContext, service: SsoService, protocols: SsoPr
       const query = strings(request.query);
       const form = strings(request.body);
       const rawQuery = request.raw.url?.split('?')[1];
-      const url = new URL(`${ctx.config.publicUrl}/auth/sso/${campus.slug}/callback`);
+      const url = new URL(addresses(campus).callbackUrl);
       if (rawQuery) url.search = rawQuery;
       // Outside https a SAML POST cannot carry a SameSite=None cookie: there (development only)
       // the binding is not asked for. Everywhere else it must match.
@@ -109,7 +123,7 @@ export function ssoRoutes(ctx: AppContext, service: SsoService, protocols: SsoPr
           .header('set-cookie', `${BROWSER_COOKIE}=; Path=/auth/sso; HttpOnly; Max-Age=0`)
           .header('cache-control', 'no-store')
           .header('referrer-policy', 'no-referrer')
-          .redirect(`${ctx.config.publicUrl}/sso/done#code=${encodeURIComponent(code)}`, 302);
+          .redirect(`${addresses(campus).doneUrl}#code=${encodeURIComponent(code)}`, 302);
       } catch (err) {
         return failed(request, reply, campus, err);
       }

@@ -204,3 +204,34 @@ describe.each(dialects)('a campus with SAML sign-in (%s)', (dialect) => {
     }
   });
 });
+
+describe('a campus served on its own host', () => {
+  it("signs in on the campus's site: start moves there, the redirect URI is there", async () => {
+    const idp = await startTestIdp({ redirectUris: ['http://market.uw.edu/auth/sso/uw/callback'] });
+    const [msu, uw] = TEST_CAMPUSES;
+    const sso = { type: 'oidc', issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret };
+    const t = await createTestApp({
+      env: { PUBLIC_URL: 'http://market.test', CAMPUSES: JSON.stringify([msu, { ...uw, sso }]) },
+    });
+    try {
+      const elsewhere = await t.app.inject({ method: 'GET', url: '/auth/sso/uw/start' });
+      expect(elsewhere.statusCode).toBe(302);
+      expect(elsewhere.headers.location).toBe('http://market.uw.edu/auth/sso/uw/start');
+      const there = await t.app.inject({
+        method: 'GET',
+        url: '/auth/sso/uw/start',
+        headers: { host: 'market.uw.edu' },
+      });
+      expect(there.statusCode).toBe(302);
+      const authorization = new URL(String(there.headers.location));
+      expect(authorization.origin).toBe(idp.issuer);
+      expect(authorization.searchParams.get('redirect_uri')).toBe(
+        'http://market.uw.edu/auth/sso/uw/callback',
+      );
+      expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
+    } finally {
+      await t.close();
+      await idp.close();
+    }
+  });
+});
