@@ -6,11 +6,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CampusSso } from '@campus/contract';
+import { SSO_MESSAGES, type CampusSso } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CAMPUSES, createPgDatabase, createTestApp, dialects, type TestApp } from '../../test/helper.js';
 import { TestSamlIdp, formFields, studentAttributes } from '../../test/saml-idp.js';
 import { SSO_PUBLIC_URL, exchange, exchangeCodeOf, startSignIn } from '../../test/sso.js';
+import { escapeHtml } from '../http/html.js';
 import type { SsoRefusal } from './protocol.js';
 import { SsoProtocols } from './protocols.js';
 
@@ -143,6 +144,33 @@ describe.each(dialects)('university sign-in over SAML (%s)', (dialect) => {
     );
     expect(outcomes.sort()).toEqual(['accepted', 'replay']);
     expect(await onA.finish(input, started.pending).catch((e: SsoRefusal) => e.reason)).toBe('replay');
+  });
+
+  it.each([
+    [
+      'an alumnus (no student affiliation)',
+      studentAttributes('alum@msu.edu', ['alum@msu.edu', 'member@msu.edu']),
+      SSO_MESSAGES.notAStudent('MSU'),
+    ],
+    [
+      'a student of another institution',
+      studentAttributes('visitor@msu.edu', ['student@other.edu']),
+      SSO_MESSAGES.notAStudent('MSU'),
+    ],
+    [
+      'an address outside the campus',
+      studentAttributes('ada@gmail.com'),
+      SSO_MESSAGES.emailOutsideCampus('MSU', ['msu.edu']),
+    ],
+  ])('the university asserts %s: a 403 page saying why, no session', async (_who, attributes, message) => {
+    const started = await startSignIn(a);
+    idp.next = { attributes };
+    const { fields } = await throughIdp(started.location);
+    const res = await post(a, fields, started.cookie);
+    expect(res.statusCode).toBe(403);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.body).toContain(escapeHtml(message));
   });
 
   it('a response to no request of ours, with a valid RelayState: refused with a page', async () => {
