@@ -190,6 +190,15 @@ describe('SAML finish: the identity', () => {
     });
   });
 
+  it('takes the IdP certificate as the bare base64 of its metadata, and refuses one it cannot read', async () => {
+    const body = idp.certificatePem.replace(/-----[A-Z ]+-----/g, '').trim();
+    const indented = body.replace(/\n/g, '\n        ');
+    const sp = protocol({ idpCertificate: `\n        ${indented}\n      ` });
+    const { started, form } = await signIn(sp);
+    await expect(finish(sp, form, started.pending)).resolves.toMatchObject({ email: 'ada@msu.edu' });
+    expect(() => protocol({ idpCertificate: 'MIIBogus' })).toThrow(/Campus msu: sso.idpCertificate/);
+  });
+
   it('no e-mail attribute: missing-email', async () => {
     const sp = protocol();
     const { started, form } = await signIn(sp, {
