@@ -3,6 +3,7 @@
  * AuthnRequest it receives, the identity read from a signed response, and every relying-party
  * refusal, each produced by a response the IdP really signed.
  */
+import { inflateRawSync } from 'node:zlib';
 import type { CampusSso } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../../test/helper.js';
@@ -103,6 +104,16 @@ describe('SAML start: the signed AuthnRequest', () => {
     expect(url.searchParams.get('Signature')).toBeTruthy();
     expect(started.key).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits, base64url
     expect(started.pending.requestId).toMatch(/^_[0-9a-f]{40}$/);
+
+    const request = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest')!, 'base64')).toString();
+    expect(request).toContain(`ID="${started.pending.requestId}"`);
+    expect(request).toContain(`AssertionConsumerServiceURL="${callbackUrl}"`);
+    expect(request).toContain('ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"');
+    expect(request).toContain(`Destination="${idp.entryPoint}"`);
+    expect(request).toMatch(
+      /<samlp:NameIDPolicy[^>]*Format="urn:oasis:names:tc:SAML:2.0:nameid-format:transient"/,
+    );
+    expect(request).not.toContain('RequestedAuthnContext');
 
     const before = idp.requests.length;
     idp.next = { attributes: studentAttributes('ada@msu.edu') };
