@@ -33,6 +33,8 @@ export interface TestIdp {
 export interface TestIdpOptions {
   redirectUris: string[];
   accounts?: Record<string, TestIdpAccount>;
+  /** Claims for a login not in `accounts` (the e2e provider: anyone typing a name is a student). */
+  accountFor?: (login: string) => TestIdpAccount | undefined;
   /**
    * Publish another key under the signing key's id: every ID token then fails its signature
    * check at the relying party (a token "signed by another key" than the issuer's published one).
@@ -79,7 +81,7 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
       },
     ],
     async findAccount(_ctx, sub) {
-      const claims = accounts.get(sub);
+      const claims = accounts.get(sub) ?? options.accountFor?.(sub);
       if (!claims) return undefined;
       return { accountId: sub, claims: async () => ({ sub, ...claims }) };
     },

@@ -24,7 +24,11 @@ export function UniversitySignIn({
       <a
         href={`/auth/sso/${encodeURIComponent(campus.slug)}/start`}
         onClick={() => rememberSsoReturn(next)}
-        className={buttonClasses('primary', 'lg', { fullWidth: true })}
+        // A long campus name wraps on a phone instead of running off the button.
+        className={buttonClasses('primary', 'lg', {
+          fullWidth: true,
+          className: 'h-auto! min-h-12 py-3 text-center whitespace-normal!',
+        })}
         data-testid="university-sign-in"
       >
         {campus.sso.label}
