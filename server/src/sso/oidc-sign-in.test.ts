@@ -1,6 +1,6 @@
 import { SSO_LIMITS, SSO_MESSAGES } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStudent, createTestApp, dialects, type TestApp } from '../../test/helper.js';
+import { codeFrom, createStudent, createTestApp, dialects, type TestApp } from '../../test/helper.js';
 import { startTestIdp, type TestIdp } from '../../test/oidc-provider.js';
 import { campusesWithSso, exchange, exchangeCodeOf, msuCallback, signInThrough } from '../../test/sso.js';
 
@@ -105,6 +105,23 @@ describe.each(dialects)('university sign-in over OIDC (%s)', (dialect) => {
       payload: { email, password: 'typed-by-anyone-9' },
     });
     expect(login.statusCode).toBe(401);
+  });
+
+  it('an account made by university sign-in can set a first password through "Forgot password"', async () => {
+    const email = 'wants-password@msu.edu';
+    idp.accounts.set('wants', { email, eduperson_scoped_affiliation: ['student@msu.edu'] });
+    expect((await exchange(t, exchangeCodeOf(await signInThrough(t, idp, 'wants')))).statusCode).toBe(200);
+    const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, payload });
+    expect((await post('/public/password/forgot', { email })).statusCode).toBe(200);
+    const code = codeFrom(await t.mail.waitFor(email));
+    const set = await post('/public/password/forgot/verify', {
+      email,
+      token: code,
+      newPassword: 'first-own-password-3',
+    });
+    expect(set.statusCode).toBe(200);
+    const login = await post('/public/login', { email, password: 'first-own-password-3' });
+    expect(login.statusCode).toBe(200);
   });
 
   it('the exchange code works once', async () => {
