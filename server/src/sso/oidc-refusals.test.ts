@@ -228,3 +228,25 @@ describe.each(dialects)(
     });
   },
 );
+
+describe('university sign-in is rate limited per client address', () => {
+  it('answers a 429 page once one address has started too many sign-ins', async () => {
+    const idp = await startTestIdp({ redirectUris: [msuCallback] });
+    const t = await createTestApp({
+      env: campusesWithSso(idp),
+      rateLimits: { 'sso:ip': { points: 2, durationSeconds: 900 } },
+    });
+    try {
+      await startSignIn(t);
+      await startSignIn(t);
+      const third = await t.app.inject({ method: 'GET', url: '/auth/sso/msu/start' });
+      expect(third.statusCode).toBe(429);
+      expect(String(third.headers['content-type'])).toMatch(/^text\/html/);
+      expect(third.headers.location).toBeUndefined();
+      expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await t.close();
+      await idp.close();
+    }
+  });
+});

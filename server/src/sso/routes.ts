@@ -51,8 +51,9 @@ export function ssoRoutes(ctx: AppContext, service: SsoService, protocols: SsoPr
       request.log.info({ campus: campus.slug, reason: err.reason }, 'university sign-in refused');
       return page(reply, err.status, campus, err.message);
     }
+    // Suspension (403) and rate limits (429, with its Retry-After) as the same kind of page.
     if (err instanceof HttpError && err.statusCode < 500)
-      return page(reply, err.statusCode, campus, err.message);
+      return page(reply.headers(err.headers), err.statusCode, campus, err.message);
     throw err;
   };
 
@@ -71,7 +72,7 @@ export function ssoRoutes(ctx: AppContext, service: SsoService, protocols: SsoPr
           'OIDC: authorization code with PKCE (S256), state and nonce. SAML: a signed AuthnRequest with RelayState. Sets a short-lived cookie binding the sign-in to this browser. A campus without university sign-in answers a 404 page.',
         params: slugParams,
         status: 302,
-        errors: [404, 503],
+        errors: [404, 429, 503],
       }),
       async (request, reply) => {
         const campus = campusOr404(request, reply);
@@ -84,6 +85,7 @@ export function ssoRoutes(ctx: AppContext, service: SsoService, protocols: SsoPr
         }
         const browserKey = cookie(request, BROWSER_COOKIE) ?? randomBytes(24).toString('base64url');
         try {
+          await ctx.limits.consume('sso:ip', request.ip);
           const redirectUrl = await service.start(campus, browserKey);
           // SAML comes back with a cross-site POST: only a SameSite=None (so Secure) cookie rides along.
           const crossSite = campus.sso.type === 'saml' && secureCookies;
@@ -118,6 +120,7 @@ export function ssoRoutes(ctx: AppContext, service: SsoService, protocols: SsoPr
       const binding = cookie(request, BROWSER_COOKIE);
       const exempt = campus.sso.type === 'saml' && !secureCookies;
       try {
+        await ctx.limits.consume('sso:ip', request.ip);
         const code = await service.finish(campus, { query, form, url }, exempt ? null : (binding ?? ''));
         return await reply
           .header('set-cookie', `${BROWSER_COOKIE}=; Path=/auth/sso; HttpOnly; Max-Age=0`)
@@ -133,7 +136,7 @@ export function ssoRoutes(ctx: AppContext, service: SsoService, protocols: SsoPr
       params: slugParams,
       status: 302,
       response: htmlBody,
-      errors: [400, 403, 404, 503],
+      errors: [400, 403, 404, 429, 503],
     } as const;
     app.get(
       '/auth/sso/:slug/callback',
