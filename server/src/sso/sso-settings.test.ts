@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { SSO_MESSAGES } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.js';
@@ -232,6 +235,34 @@ describe('a campus served on its own host', () => {
     } finally {
       await t.close();
       await idp.close();
+    }
+  });
+});
+
+describe('a closed campus', () => {
+  it('offers no university sign-in any more (404 page), though its sso settings are stored', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'cm-sso-closed-'));
+    const idp = await startTestIdp({ redirectUris: [msuCallback] });
+    try {
+      const open = await createTestApp({ dataDir, env: campusesWithSso(idp) });
+      expect((await open.app.inject({ method: 'GET', url: '/auth/sso/msu/start' })).statusCode).toBe(302);
+      await open.close();
+      // The operator removes MSU from CAMPUSES: it is closed, never deleted.
+      const [, uw] = TEST_CAMPUSES;
+      const closed = await createTestApp({
+        dataDir,
+        env: { PUBLIC_URL: 'http://market.test', CAMPUSES: JSON.stringify([{ ...uw, default: true }]) },
+      });
+      try {
+        const res = await closed.app.inject({ method: 'GET', url: '/auth/sso/msu/start' });
+        expect(res.statusCode).toBe(404);
+        expect(res.body).toContain(SSO_MESSAGES.notOffered);
+      } finally {
+        await closed.close();
+      }
+    } finally {
+      await idp.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });
