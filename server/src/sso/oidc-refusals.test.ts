@@ -250,3 +250,28 @@ describe('university sign-in is rate limited per client address', () => {
     }
   });
 });
+
+describe.each(dialects)('expired sign-in rows (%s)', (dialect) => {
+  it('are swept by the job an hour after a sign-in started', async () => {
+    const idp = await startTestIdp({ redirectUris: [msuCallback] });
+    const t = await createTestApp({ dialect, env: campusesWithSso(idp), jobWorker: false });
+    try {
+      const pending = () =>
+        t.app.ctx.db.kysely
+          .selectFrom('sso_requests')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+      const abandoned = await startSignIn(t);
+      expect(abandoned.location).toContain(idp.issuer);
+      expect(Number((await pending()).n)).toBe(1);
+      await t.app.ctx.jobs.runDue();
+      expect(Number((await pending()).n)).toBe(1);
+      t.clock.advance(61 * 60_000);
+      await t.app.ctx.jobs.runDue();
+      expect(Number((await pending()).n)).toBe(0);
+    } finally {
+      await t.close();
+      await idp.close();
+    }
+  });
+});
