@@ -92,6 +92,21 @@ describe.each(dialects)('university sign-in refusals over OIDC (%s)', (dialect) 
     expect(await accountOf('nonce@msu.edu')).toBeUndefined();
   });
 
+  it("checks the ID token's expiry against the app's clock", async () => {
+    student('clock', 'clock@msu.edu');
+    // The app's clock is two hours ahead of the provider's: its one-hour ID token has expired.
+    const real = t.clock.nowMs;
+    t.clock.nowMs = real + 2 * 3600_000;
+    try {
+      const started = await startSignIn(t);
+      const callback = await idp.signIn(started.location, 'clock');
+      expectPage(await arriveAt(t, callback, started.cookie), 400, SSO_MESSAGES.responseInvalid);
+    } finally {
+      t.clock.nowMs = real;
+    }
+    expect(await accountOf('clock@msu.edu')).toBeUndefined();
+  });
+
   it('tells the student when the university refused or they cancelled', async () => {
     const started = await startSignIn(t);
     const state = new URL(started.location).searchParams.get('state') ?? '';
