@@ -49,7 +49,7 @@ const API_TARGET = 'http://localhost:3000';
  * API paths proxied in development. Regular expressions (keys starting with ^) so that e.g.
  * `/listing` does not swallow a page route and `/dev` does not match `/devtools`.
  */
-const API_PATH_PATTERN = '^/(public|users|listing|listings|api|uploads|healthz|dev)(/|\\?|$)';
+const API_PATH_PATTERN = '^/(public|auth|users|listing|listings|api|uploads|healthz|dev)(/|\\?|$)';
 
 const proxy = {
   [API_PATH_PATTERN]: { target: API_TARGET, changeOrigin: false },

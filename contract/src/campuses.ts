@@ -89,6 +89,11 @@ export const campusSettingsSchema = z.object({
   hosts: z.array(z.string().trim().toLowerCase().min(1).max(253)).max(CAMPUS_LIMITS.hostsMax).optional(),
   sso: campusSsoSchema.nullable().optional(),
   /**
+   * Students of this campus join only through university sign-in (features.md §G): e-mail sign-up
+   * and password reset are refused with a message pointing to it. Needs `sso`. Default false.
+   */
+  ssoOnly: z.boolean().optional(),
+  /**
    * Whether a shared listing link previews the item (name, price, cover photo) to chat apps and to
    * a visitor who is not logged in. Default on; off, the link shows the generic Campus Market card.
    */
@@ -122,6 +127,8 @@ export interface CampusInfo {
   timeZone: string;
   /** University sign-in offered on this campus (features.md §G), or null. */
   sso: { type: 'oidc' | 'saml'; label: string } | null;
+  /** Only university sign-in is offered (no e-mail sign-up or password reset); false without `sso`. */
+  ssoOnly: boolean;
   /** The move-out season (features.md §H), or null. */
   moveOutSeason: MoveOutSeason | null;
 }
@@ -143,5 +150,6 @@ export const campusResponse = z.object({
   meetupSpots: z.array(meetupSpotResponse),
   timeZone: z.string(),
   sso: z.object({ type: z.enum(['oidc', 'saml']), label: z.string() }).nullable(),
+  ssoOnly: z.boolean(),
   moveOutSeason: moveOutSeasonResponse,
 }) satisfies z.ZodType<CampusInfo>;

@@ -30,3 +30,4 @@ export * from './claims.js';
 export * from './share.js';
 export * from './moving-out.js';
 export * from './moving-out-rules.js';
+export * from './sso.js';

@@ -17,6 +17,8 @@ export const PAGE_PATHS = [
   '/login',
   '/resetPass',
   '/verify',
+  // University sign-in ends here (features.md §G); its code is in the fragment.
+  '/sso/done',
   '/dashboard',
   '/all_listings',
   '/cat_listing',

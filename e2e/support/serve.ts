@@ -15,12 +15,36 @@ import { DEFAULT_LIMITS, type LimitName, type LimitPolicy } from '../../server/s
 import type { ListingsModule } from '../../server/src/listings/index.js';
 import { TEST_CAMPUSES } from '../../server/test/campuses.js';
 import { MailCapture } from '../../server/test/mail-capture.js';
+import { startTestIdp } from '../../server/test/oidc-provider.js';
 import { insertVerifiedStudent } from '../../server/test/students.js';
 import { APP_PORT, MAIL_PORT } from './ports.js';
 
 const mail = new MailCapture();
 const smtpUrl = await mail.start();
 const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-e2e-'));
+// University sign-in (features.md §G): Lakeshore State signs its students in through a real OpenID
+// Connect provider (its own login and consent pages), served on 127.0.0.1 (its `hosts`), so the
+// other journeys' campuses, on localhost, look as before. Anyone typing a login name there is a
+// student of lakeshore.edu (university-sign-in.spec.ts).
+const lakeshoreSite = `http://127.0.0.1:${APP_PORT}`;
+const idp = await startTestIdp({
+  redirectUris: [`${lakeshoreSite}/auth/sso/lakeshore/callback`],
+  accountFor: (login) => ({
+    email: `${login.toLowerCase()}@lakeshore.edu`,
+    email_verified: true,
+    given_name: login.charAt(0).toUpperCase() + login.slice(1),
+    family_name: 'Laker',
+    eduperson_scoped_affiliation: [login.startsWith('alum') ? 'alum@lakeshore.edu' : 'student@lakeshore.edu'],
+  }),
+});
+const LAKESHORE = {
+  slug: 'lakeshore',
+  name: 'Lakeshore State',
+  emailDomains: ['lakeshore.edu'],
+  timeZone: 'America/Chicago',
+  hosts: ['127.0.0.1'],
+  sso: { type: 'oidc', issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+};
 const config = loadConfig({
   NODE_ENV: 'test',
   PORT: String(APP_PORT),
@@ -33,13 +57,14 @@ const config = loadConfig({
   // MSU's (campuses.spec.ts). The safety journey signs moderator.e2e@msu.edu up as MSU's moderator.
   // UW is in its move-out season all along (features.md §H): its dashboard leads with the
   // moving-out shelf (moving-out.spec.ts); MSU has no season, so its dashboard is as before.
-  CAMPUSES: JSON.stringify(
-    TEST_CAMPUSES.map((c) =>
+  CAMPUSES: JSON.stringify([
+    ...TEST_CAMPUSES.map((c) =>
       c.slug === 'msu'
         ? { ...c, moderators: ['moderator.e2e@msu.edu'] }
         : { ...c, moveOutSeason: { from: '2026-01-01', to: '2035-12-31' } },
     ),
-  ),
+    LAKESHORE,
+  ]),
   LOG_LEVEL: 'warn',
 });
 // Every journey's students come from 127.0.0.1, so the per-IP limits (20 sign-ups an hour…) would
@@ -152,6 +177,7 @@ const stop = async () => {
   mailReader.close();
   await app.close();
   await mail.stop();
+  await idp.close();
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop());

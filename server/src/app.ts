@@ -20,7 +20,7 @@ import { LevelAwareLogController, lazyRequestLogger, writesInfo } from './http/r
 import { registerResponseHeaders, requestIdGenerator } from './http/security-headers.js';
 import { TokenService } from './http/tokens.js';
 import { JobQueue } from './jobs/index.js';
-import { registerListings } from './listings/index.js';
+import { memorySearch, postgresSearch, registerListings } from './listings/index.js';
 import { registerSelling } from './selling/index.js';
 import { registerMovingOut } from './moving-out/index.js';
 import { registerTrust } from './trust/index.js';
@@ -31,6 +31,7 @@ import { announceDealMessage, registerNotifications } from './notifications/inde
 import { createMailer, outboxRoutes, registerMailJobs, type Mailer } from './mail/index.js';
 import { createPhotoStorage, registerMediaJobs, type BucketTimeouts } from './media/index.js';
 import { registerShare } from './share/index.js';
+import { registerSso, requestLogLine } from './sso/index.js';
 import { registerWeb } from './web/index.js';
 
 export interface BuildOptions {
@@ -88,6 +89,8 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
             level: given.logLevel,
             // Never a password, code or token in a log line.
             redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["x-auth-token"]'],
+            // University sign-in's callback carries a code in its query string: never logged.
+            serializers: { req: requestLogLine },
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
     genReqId,
@@ -126,13 +129,6 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   limitsRedis?.on('error', (err: unknown) => app.log.debug({ err }, 'rate-limit redis connection error'));
   const clock = options.clock ?? Date.now;
   const campuses = await loadCampuses(db, config.campuses, clock());
-  for (const campus of campuses.all()) {
-    if (campus.sso && !campus.closed) {
-      app.log.warn(
-        `Campus ${campus.slug}: university sign-in (sso) is not offered yet; students sign in with e-mail`,
-      );
-    }
-  }
   const photoStorage = await createPhotoStorage(config, campuses, clock, options.bucketTimeouts);
   const ctx: AppContext = {
     config,
@@ -235,6 +231,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
 
   await registerCampuses(app, ctx);
   await app.register(accountsRoutes(ctx, accounts));
+  await registerSso(app, ctx, accounts);
   // Each module is built after what it is given, so nothing is assigned later: safety's checks
   // first (chat and listings run them before they write), then chat, deals (the sold toggle
   // listings hands over), listings and the modules built on it. Consequences travel as domain
@@ -247,7 +244,12 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   const listings = await registerListings(
     app,
     ctx,
-    { searchWorker: options.searchWorker ?? config.nodeEnv !== 'test' },
+    {
+      search:
+        config.searchEngine === 'postgres'
+          ? postgresSearch(ctx)
+          : memorySearch(ctx, options.searchWorker ?? config.nodeEnv !== 'test'),
+    },
     {
       checkWrite: (principal, text, kind) => guards.checkListingWrite(principal, text, kind),
       hiddenSellers: guards.blockedSellers,

@@ -12,6 +12,7 @@ import {
 import { z } from 'zod';
 import { legacyCampus, parseCampuses, slugFor, type CampusSettings } from './campuses/settings.js';
 import { parseBucketConfig, type BucketConfig } from './media/bucket-config.js';
+import { ssoAddressProblems } from './sso/addresses.js';
 
 const optionalUrl = (protocols: string[], hint: string) =>
   z
@@ -77,6 +78,9 @@ const envSchema = z.object({
   /** Every campus of this deployment: a JSON array or the path of a JSON file (features.md §E). */
   CAMPUSES: z.string().trim().optional(),
   ABOUT_TEXT: z.string().trim().optional(),
+  /** The SAML service provider's key and certificate (PEM or file path); generated when unset. */
+  SAML_SP_KEY: z.string().optional(),
+  SAML_SP_CERT: z.string().optional(),
   /** A JSON array of {id, name, description}, or the path of a file holding one (features.md §A). */
   MEETUP_SPOTS: z.string().trim().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -143,6 +147,7 @@ const envSchema = z.object({
     .min(1, 'must be at least 1')
     .max(16, 'must be at most 16')
     .optional(),
+  SEARCH_ENGINE: z.enum(['memory', 'postgres'], { error: 'must be memory or postgres' }).default('memory'),
   STUDENT_STATUS_MONTHS: z.coerce
     .number({ error: 'must be a whole number of months' })
     .int('must be a whole number of months')
@@ -196,6 +201,9 @@ export interface Config {
    * ids and the closed ones (campuses/registry.ts).
    */
   campuses: CampusSettings[];
+  /** SAML_SP_KEY / SAML_SP_CERT (university sign-in over SAML); unset, generated into DATA_DIR. */
+  samlSpKey: string | undefined;
+  samlSpCert: string | undefined;
   /** Addresses that moderate every campus (lower case). */
   operatorEmails: string[];
   logLevel: string;
@@ -228,6 +236,11 @@ export interface Config {
   searchThreads: number;
   /** S3_BUCKET and friends: photos in object storage (media/bucket-config.ts); undefined = DATA_DIR/uploads. */
   bucket: BucketConfig | undefined;
+  /**
+   * SEARCH_ENGINE: `memory` (the in-process index, listings/search/search-index.ts) or `postgres`
+   * (search in the database, listings/search/postgres-search.ts; needs DATABASE_URL).
+   */
+  searchEngine: 'memory' | 'postgres';
 }
 
 export class ConfigError extends Error {
@@ -251,6 +264,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const bucket = parseBucketConfig(env);
   if (bucket.problems.length > 0) throw new ConfigError(bucket.problems);
+  if (e.SEARCH_ENGINE === 'postgres' && !e.DATABASE_URL) {
+    throw new ConfigError([
+      'SEARCH_ENGINE: postgres searches in PostgreSQL, so DATABASE_URL must be a postgres:// URL (or leave SEARCH_ENGINE unset for the in-memory index)',
+    ]);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   let campuses: CampusSettings[];
   if (e.CAMPUSES) {
@@ -271,6 +289,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }),
     ];
   }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const ssoProblems = ssoAddressProblems(campuses, publicUrl, e.NODE_ENV === 'production');
+  if (ssoProblems.length > 0) throw new ConfigError(ssoProblems);
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -280,9 +301,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     jwtSecret: e.JWT_SECRET ?? persistentSecret(dataDir),
     campuses,
+    samlSpKey: e.SAML_SP_KEY,
+    samlSpCert: e.SAML_SP_CERT,
     operatorEmails: e.OPERATOR_EMAILS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
@@ -300,6 +323,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     listingDays: e.LISTING_DAYS,
     searchThreads: e.SEARCH_THREADS ?? Math.min(4, os.availableParallelism()),
     bucket: bucket.config,
+    searchEngine: e.SEARCH_ENGINE,
   };
 }
 

@@ -16,6 +16,24 @@ export const dialects: TestDialect[] = process.env.TEST_DATABASE_URL ? ['sqlite'
 
 export const redisUrl = process.env.TEST_REDIS_URL;
 
+export type TestSearchEngine = 'memory' | 'postgres';
+
+/**
+ * The search engines a search suite runs against (SEARCH_ENGINE): the memory index on every
+ * database, and search in PostgreSQL too when TEST_DATABASE_URL is set. Pass `env` to createTestApp.
+ */
+export const searchEngines: Array<{
+  name: string;
+  dialect: TestDialect;
+  engine: TestSearchEngine;
+  env: Record<string, string>;
+}> = dialects.flatMap((dialect) => {
+  const memory = { name: `${dialect}, memory engine`, dialect, engine: 'memory' as const, env: {} };
+  if (dialect !== 'postgres') return [memory];
+  const postgres = { name: 'postgres engine', dialect, engine: 'postgres' as const };
+  return [memory, { ...postgres, env: { SEARCH_ENGINE: 'postgres' } }];
+});
+
 /** A clock tests can move forward. */
 export class TestClock {
   constructor(public nowMs = Date.now()) {}

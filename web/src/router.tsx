@@ -19,6 +19,7 @@ const publicRoutes: RouteObject[] = [
   { path: '/login', lazy: page(() => import('./features/accounts/pages/LoginPage')) },
   { path: '/resetPass', lazy: page(() => import('./features/accounts/pages/ResetPasswordPage')) },
   { path: '/verify', lazy: page(() => import('./features/accounts/pages/VerifyPage')) },
+  { path: '/sso/done', lazy: page(() => import('./features/accounts/pages/SsoDonePage')) },
 ];
 
 const guardedRoutes: RouteObject[] = [

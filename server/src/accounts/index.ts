@@ -1,7 +1,8 @@
 /**
  * The accounts module's front door. Other modules use only what is exported here: the token
  * state for STOMP's revalidation (chat), password checks and the re-verification a lapsed
- * student status starts (safety), and what the demo seed needs to create verified students.
+ * student status starts (safety), what the demo seed needs to create verified students, and
+ * AccountsService's university sign-in (sso: `signInFromUniversity`, `tokenForUniversitySignIn`).
  */
 export { AccountsService } from './service.js';
 export { accountsRoutes } from './routes.js';

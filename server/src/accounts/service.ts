@@ -2,6 +2,7 @@ import {
   LIMITS,
   CAMPUS_MESSAGES,
   MESSAGES,
+  SSO_MESSAGES,
   type ChangePasswordPayload,
   type PublicUser,
   type UserInfo,
@@ -59,7 +60,7 @@ export class AccountsService {
 
   constructor(
     private readonly ctx: AppContext,
-    deps: AccountsDeps,
+    private readonly deps: AccountsDeps,
   ) {
     this.tokenCache = new TokenCache(ctx.domainEvents, ctx.clock);
     this.loginGuard = new LoginGuard(ctx, this, deps.checkLogin);
@@ -91,6 +92,7 @@ export class AccountsService {
       throw badRequest(CAMPUS_MESSAGES.campusNotOnMarket(input.email.split('@')[1] ?? '', domains));
     }
     if (campus.closed) throw badRequest(CAMPUS_MESSAGES.campusClosed(campus.name));
+    if (campus.ssoOnly) throw forbidden(SSO_MESSAGES.signUpSsoOnly(campus.name));
     return inCampus(campus.id, () => this.signUpOnCampus(input));
   }
 
@@ -167,6 +169,7 @@ export class AccountsService {
    * INSERT for every address, then a job finds the account and mails a code if there is one.
    */
   async requestReset(email: string): Promise<void> {
+    this.refuseResetOnSsoOnly(email);
     await this.ctx.jobs.enqueue(
       this.db,
       RESET_JOB,
@@ -176,6 +179,7 @@ export class AccountsService {
   }
 
   async confirmReset(email: string, code: number, newPassword: string): Promise<void> {
+    this.refuseResetOnSsoOnly(email);
     // The password rule first, for every address: its answer must not depend on the account existing.
     if (isCommonPassword(newPassword)) throw badRequest(MESSAGES.passwordTooCommon);
     const user = await store.findUserByEmail(this.db, email);
@@ -187,6 +191,66 @@ export class AccountsService {
       const tokenVersion = await store.setPassword(trx, user.id, await hashPassword(newPassword));
       await this.ctx.domainEvents.announce(trx, 'user.tokensRevoked', { userId: user.id, tokenVersion });
     });
+  }
+
+  /**
+   * A campus that signs in only through its university has no Campus Market passwords to reset.
+   * Decided by the address's domain alone, so the answer says nothing about whether it has an account.
+   */
+  private refuseResetOnSsoOnly(email: string): void {
+    const campus = this.ctx.campuses.forEmail(email);
+    if (campus?.ssoOnly) throw forbidden(SSO_MESSAGES.resetSsoOnly(campus.name));
+  }
+
+  /**
+   * University sign-in (sso module), in the campus scope of the address: the university vouched
+   * for `email`, so the account is created (verified, without a password) or linked, its names
+   * become the university's, and its student status is renewed like a verification code renews it.
+   * A pending e-mail sign-up of the address loses its password: whoever typed it never proved the
+   * address. Suspension refuses it exactly as login does, before anything is written.
+   */
+  async signInFromUniversity(input: {
+    email: string;
+    firstName: string | null;
+    lastName: string | null;
+  }): Promise<number> {
+    const now = this.ctx.clock();
+    const name = (given: string | null, fallback: string) =>
+      (given ?? fallback).slice(0, LIMITS.nameMax) || fallback;
+    const existing = await store.findUserByEmail(this.db, input.email);
+    if (existing) await this.deps.checkLogin({ ...existing, verified: 1, verified_at: now });
+    return this.db.transaction().execute(async (trx) => {
+      const userId =
+        existing?.id ??
+        (await store.insertUser(trx, {
+          email: input.email,
+          firstName: name(input.firstName, input.email.split('@')[0] ?? 'Student'),
+          lastName: name(input.lastName, ''),
+          passwordHash: '',
+          now,
+        }));
+      await store.renewFromUniversity(trx, userId, {
+        firstName: input.firstName?.slice(0, LIMITS.nameMax) ?? null,
+        lastName: input.lastName?.slice(0, LIMITS.nameMax) ?? null,
+        now,
+        dropUnprovenPassword: existing !== undefined && !existing.verified,
+      });
+      if (existing && !existing.verified) {
+        await trx.deleteFrom('signup_codes').where('user_id', '=', userId).execute();
+      }
+      return userId;
+    });
+  }
+
+  /**
+   * The token of a university sign-in, when its one-time code is traded (sso module): the same
+   * token login gives, after the same suspension check at this moment.
+   */
+  async tokenForUniversitySignIn(userId: number): Promise<string | null> {
+    const user = await store.findUserById(this.db, userId);
+    if (!user || !user.verified) return null;
+    await this.deps.checkLogin(user);
+    return this.ctx.tokens.issue({ userId: user.id, email: user.email, tokenVersion: user.token_version });
   }
 
   /** Returns a fresh token for the calling session; every other session is logged out. */

@@ -51,6 +51,29 @@ export async function markVerified(db: Executor, id: number): Promise<void> {
   await db.updateTable('users').set({ verified: 1, verified_at: Date.now() }).where('id', '=', id).execute();
 }
 
+/**
+ * University sign-in: verified with the student status renewed now, the university's names where
+ * it gave them; `dropUnprovenPassword` empties the password of an account whose e-mail sign-up was
+ * never verified (an empty hash matches no password: login refuses it as a wrong password).
+ */
+export async function renewFromUniversity(
+  db: Executor,
+  id: number,
+  change: { firstName: string | null; lastName: string | null; now: number; dropUnprovenPassword: boolean },
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      verified: 1,
+      verified_at: change.now,
+      ...(change.firstName ? { first_name: change.firstName } : {}),
+      ...(change.lastName ? { last_name: change.lastName } : {}),
+      ...(change.dropUnprovenPassword ? { password_hash: '' } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
 /** A verified account at once, without a sign-up code (the demo seed). */
 export async function insertVerifiedUser(
   db: Executor,

@@ -6,6 +6,7 @@ import type {
   MoveOutSeason,
   ProhibitedRule,
 } from '@campus/contract';
+import { SSO_MESSAGES } from '@campus/contract';
 import { currentCampusId } from '../db/campus-scope.js';
 import type { CampusRow } from './store.js';
 
@@ -25,6 +26,11 @@ export interface Campus {
   hosts: readonly string[];
   sso: CampusSso | null;
   /**
+   * Only university sign-in (features.md §G): read from the configuration like linkPreviews; a
+   * closed campus (or one without `sso`) is never ssoOnly.
+   */
+  ssoOnly: boolean;
+  /**
    * Shared listing links preview the item (CAMPUSES `linkPreviews`, default on). Not stored: it is
    * read from the configuration every process starts with; a closed campus keeps the default.
    */
@@ -34,7 +40,8 @@ export interface Campus {
   closed: boolean;
 }
 
-function fromRow(row: CampusRow, linkPreviews: boolean): Campus {
+function fromRow(row: CampusRow, configured: { linkPreviews: boolean; ssoOnly: boolean }): Campus {
+  const sso = row.sso ? (JSON.parse(row.sso) as CampusSso) : null;
   return {
     id: row.id,
     slug: row.slug,
@@ -46,8 +53,9 @@ function fromRow(row: CampusRow, linkPreviews: boolean): Campus {
     prohibitedRules: JSON.parse(row.prohibited_terms) as ProhibitedRule[],
     moderators: JSON.parse(row.moderators) as string[],
     hosts: JSON.parse(row.hosts) as string[],
-    sso: row.sso ? (JSON.parse(row.sso) as CampusSso) : null,
-    linkPreviews,
+    sso,
+    ssoOnly: configured.ssoOnly && sso !== null && row.closed_at === null,
+    linkPreviews: configured.linkPreviews,
     moveOutSeason: row.move_out_season ? (JSON.parse(row.move_out_season) as MoveOutSeason) : null,
     isDefault: row.is_default === 1,
     closed: row.closed_at !== null,
@@ -72,10 +80,20 @@ export class Campuses {
   /** Sorted once: campuses change only with a restart, and the picker asks on every visit. */
   private readonly openByName: readonly Campus[];
 
-  /** `settings`: what the configuration says beyond the rows (link previews), by slug. */
-  constructor(rows: CampusRow[], settings: readonly { slug: string; linkPreviews: boolean }[] = []) {
-    const previews = new Map(settings.map((s) => [s.slug, s.linkPreviews]));
-    const campuses = rows.filter((r) => r.slug !== '').map((r) => fromRow(r, previews.get(r.slug) ?? true));
+  /** `settings`: what the configuration says beyond the rows (link previews, ssoOnly), by slug. */
+  constructor(
+    rows: CampusRow[],
+    settings: readonly { slug: string; linkPreviews: boolean; ssoOnly?: boolean }[] = [],
+  ) {
+    const configured = new Map(settings.map((s) => [s.slug, s]));
+    const campuses = rows
+      .filter((r) => r.slug !== '')
+      .map((r) =>
+        fromRow(r, {
+          linkPreviews: configured.get(r.slug)?.linkPreviews ?? true,
+          ssoOnly: configured.get(r.slug)?.ssoOnly ?? false,
+        }),
+      );
     for (const campus of campuses) {
       this.byIdMap.set(campus.id, campus);
       this.bySlugMap.set(campus.slug, campus);
@@ -157,8 +175,12 @@ export function campusInfo(campus: Campus): CampusInfo {
     about: campus.about,
     meetupSpots: campus.meetupSpots.map((s) => ({ ...s })),
     timeZone: campus.timeZone,
-    // University sign-in (features.md §G) is not offered yet, whatever the campus configured.
-    sso: null,
+    // University sign-in (features.md §G); a closed campus offers none (its routes answer 404).
+    sso:
+      campus.sso && !campus.closed
+        ? { type: campus.sso.type, label: SSO_MESSAGES.continueWith(campus.name) }
+        : null,
+    ssoOnly: campus.ssoOnly,
     moveOutSeason: campus.moveOutSeason ? { ...campus.moveOutSeason } : null,
   };
 }

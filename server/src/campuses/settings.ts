@@ -25,6 +25,8 @@ export interface CampusSettings {
   moderators: string[];
   hosts: string[];
   sso: CampusSso | null;
+  /** Only university sign-in: e-mail sign-up and password reset are refused (features.md §G). */
+  ssoOnly: boolean;
   /** Shared listing links preview the item to anyone (default on; docs/decisions.md). */
   linkPreviews: boolean;
   /** The move-out season (features.md §H): the dashboard leads with the moving-out shelf. */
@@ -72,6 +74,7 @@ export function legacyCampus(legacy: LegacyCampus): CampusSettings {
     moderators: legacy.moderators,
     hosts: [],
     sso: null,
+    ssoOnly: false,
     linkPreviews: true,
     moveOutSeason: null,
     isDefault: true,
@@ -114,6 +117,9 @@ export function parseCampuses(
   const problems: string[] = [];
   const explicitDefault = parsed.data.findIndex((c) => c.default === true);
   const campuses = parsed.data.map((c, index): CampusSettings => {
+    if (c.ssoOnly === true && !c.sso) {
+      problems.push(`CAMPUSES ${c.slug}.ssoOnly: needs "sso" (university sign-in) to be configured`);
+    }
     if (!isTimeZone(c.timeZone)) {
       problems.push(`CAMPUSES ${c.slug}.timeZone: must be an IANA time zone such as America/Detroit`);
     }
@@ -129,6 +135,7 @@ export function parseCampuses(
       moderators: [...new Set(c.moderators ?? [])],
       hosts: [...new Set(c.hosts ?? [])],
       sso: c.sso ?? null,
+      ssoOnly: c.ssoOnly ?? false,
       linkPreviews: c.linkPreviews ?? true,
       moveOutSeason: c.moveOutSeason ?? null,
       isDefault: explicitDefault === -1 ? index === 0 : index === explicitDefault,

@@ -8,19 +8,19 @@ import {
   asStudent,
   createStudent,
   createTestApp,
-  dialects,
+  searchEngines,
   type Student,
   type TestApp,
 } from '../../test/helper.js';
 import { multipart, postListing, validFields } from '../listings/testing.js';
 import { HOUR } from './testing.js';
 
-describe.each(dialects)('free listings (%s)', (dialect) => {
+describe.each(searchEngines)('free listings ($name)', ({ dialect, env: engineEnv }) => {
   let t: TestApp;
   let giver: Student;
   let buyer: Student;
   beforeAll(async () => {
-    t = await createTestApp({ dialect, jobWorker: false });
+    t = await createTestApp({ dialect, env: engineEnv, jobWorker: false });
     giver = await createStudent(t, { firstName: 'Gus' });
     buyer = await createStudent(t, { firstName: 'Bea' });
   });

@@ -108,6 +108,10 @@ export const CAMPUS_OWNED_TABLES = [
   // 020_hold_and_move_out
   'move_out_plans',
   'move_out_prices',
+  // 021_university_sign_in
+  'sso_requests',
+  'sso_exchange_codes',
+  'sso_assertions',
 ] as const;
 export type CampusOwnedTable = (typeof CAMPUS_OWNED_TABLES)[number];
 

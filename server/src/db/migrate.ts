@@ -21,6 +21,8 @@ import { listingFreshnessMigration } from './migrations/017_listing_freshness.js
 import { freeItemsClaimsMigration } from './migrations/018_free_items_claims.js';
 import { bundlesMigration } from './migrations/019_bundles.js';
 import { holdAndMoveOutMigration } from './migrations/020_hold_and_move_out.js';
+import { universitySignInMigration } from './migrations/021_university_sign_in.js';
+import { searchInPostgresMigration } from './migrations/022_search_in_postgres.js';
 
 /** Migrations are plain modules bundled with the server, so the built app needs no migration folder. */
 const migrations: Record<string, (db: Db) => Migration> = {
@@ -44,6 +46,8 @@ const migrations: Record<string, (db: Db) => Migration> = {
   '018_free_items_claims': freeItemsClaimsMigration,
   '019_bundles': bundlesMigration,
   '020_hold_and_move_out': holdAndMoveOutMigration,
+  '021_university_sign_in': universitySignInMigration,
+  '022_search_in_postgres': searchInPostgresMigration,
 };
 
 /** Migrations rewrite tables whole, across every campus (db/campus-scope.ts). */

@@ -515,6 +515,41 @@ export interface Database {
   // moving out (020_hold_and_move_out)
   move_out_plans: MoveOutPlansTable;
   move_out_prices: MoveOutPricesTable;
+  // university sign-in (021_university_sign_in)
+  sso_requests: SsoRequestsTable;
+  sso_exchange_codes: SsoExchangeCodesTable;
+  sso_assertions: SsoAssertionsTable;
+}
+
+export interface SsoRequestsTable {
+  campus_id: CampusColumn;
+  id: Generated<number>;
+  /** sha256 (hex) of the OIDC state / SAML RelayState. */
+  key_hash: string;
+  /** sha256 (hex) of the browser-binding cookie set by /start. */
+  browser_hash: string;
+  /** JSON: what the protocol checks the callback against. */
+  pending: string;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface SsoExchangeCodesTable {
+  campus_id: CampusColumn;
+  id: Generated<number>;
+  /** sha256 (hex) of the one-time code. */
+  code_hash: string;
+  user_id: number;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface SsoAssertionsTable {
+  campus_id: CampusColumn;
+  id: Generated<number>;
+  assertion_id: string;
+  expires_at: number;
+  created_at: number;
 }
 
 export interface MoveOutPlansTable {

@@ -31,6 +31,8 @@ export const DEFAULT_LIMITS = {
   'reset:ip': { points: 40, durationSeconds: 900 },
   'reset:account': { points: 15, durationSeconds: 900 },
   'change:account': { points: 10, durationSeconds: 900 },
+  // University sign-in: each start stores a pending request and each callback calls the university.
+  'sso:ip': { points: 60, durationSeconds: 900 },
   // Photos cost disk and CPU: listings and chat uploads share one budget per student.
   'upload:account': { points: 120, durationSeconds: 3600 },
   // Every listing edit re-matches all saved searches and wanted posts (a job per edit).

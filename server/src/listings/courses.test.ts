@@ -6,7 +6,7 @@ import {
   asStudent,
   createStudent,
   createTestApp,
-  dialects,
+  searchEngines,
   type Student,
   type TestApp,
 } from '../../test/helper.js';
@@ -20,7 +20,7 @@ const book = (courseCode: string, name = `Book for ${courseCode}`) =>
  * sale and their counts, for the Books chips and the course card of a search. Students only; never
  * another campus's courses; what the course page lists (no sold, removed or blocked sellers' books).
  */
-describe.each(dialects)('course codes with books (%s)', (dialect) => {
+describe.each(searchEngines)('course codes with books ($name)', ({ dialect, env: engineEnv }) => {
   let t: TestApp;
   let msuSeller: Student;
   let msuOther: Student;
@@ -37,7 +37,7 @@ describe.each(dialects)('course codes with books (%s)', (dialect) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ dialect, env: TWO_CAMPUSES, jobWorker: false });
+    t = await createTestApp({ dialect, env: { ...TWO_CAMPUSES, ...engineEnv }, jobWorker: false });
     msuSeller = await createStudent(t);
     msuOther = await createStudent(t);
     msuViewer = await createStudent(t);

@@ -4,7 +4,7 @@ import {
   asStudent,
   createStudent,
   createTestApp,
-  dialects,
+  searchEngines,
   redisUrl,
   type Student,
   type TestApp,
@@ -17,13 +17,13 @@ const search = async (t: TestApp, s: Student, qs: string) => {
   return res.json() as Listing[];
 };
 
-describe.each(dialects)('PATCH /listing/{id}, condition and textbooks (%s)', (dialect) => {
+describe.each(searchEngines)('PATCH /listing/{id}, condition and textbooks ($name)', ({ dialect, env }) => {
   let t: TestApp;
   let seller: Student;
   let other: Student;
 
   beforeAll(async () => {
-    t = await createTestApp({ dialect });
+    t = await createTestApp({ dialect, env });
     seller = await createStudent(t);
     other = await createStudent(t);
   });
@@ -293,3 +293,34 @@ describe.runIf(process.env.TEST_DATABASE_URL && redisUrl)(
     });
   },
 );
+
+describe.runIf(process.env.TEST_DATABASE_URL)('edits reach other processes (search in PostgreSQL)', () => {
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    a = await createTestApp({ dialect: 'postgres', env: { SEARCH_ENGINE: 'postgres' } });
+    b = await createTestApp({ databaseUrl: a.databaseUrl, env: { SEARCH_ENGINE: 'postgres' } });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it('the other process finds the edited text at once: there is no copy to refresh', async () => {
+    const seller = await createStudent(a);
+    const listing = await postListing(
+      a,
+      seller,
+      validFields({ name: 'Axolotl aquarium', category: 'OTHER' }),
+    );
+    expect((await search(b, seller, 'query=axolotl')).map((l) => l.id)).toEqual([listing.id]);
+    const res = await asStudent(a, seller, {
+      method: 'PATCH',
+      url: `/listing/${listing.id}`,
+      payload: { name: 'Terrarium for geckos', description: 'Glass terrarium' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await search(b, seller, 'query=terrarium')).map((l) => l.id)).toEqual([listing.id]);
+    expect(await search(b, seller, 'query=axolotl')).toEqual([]);
+  });
+});

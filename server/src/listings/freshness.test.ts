@@ -6,7 +6,7 @@ import {
   asStudent,
   createStudent,
   createTestApp,
-  dialects,
+  searchEngines,
   type Student,
   type TestApp,
 } from '../../test/helper.js';
@@ -19,14 +19,14 @@ const DAY = 86_400_000;
  * renewal, then leaves browse, search, filters and profiles, and its seller sees it EXPIRED with
  * Renew. Only the seller renews; a sold listing cannot be renewed.
  */
-describe.each(dialects)('listings expire and are renewed (%s)', (dialect) => {
+describe.each(searchEngines)('listings expire and are renewed ($name)', ({ dialect, env: engineEnv }) => {
   let t: TestApp;
   let seller: Student;
   let neighbour: Student;
   let stranger: Student;
 
   beforeAll(async () => {
-    t = await createTestApp({ dialect, env: TWO_CAMPUSES, jobWorker: false });
+    t = await createTestApp({ dialect, env: { ...TWO_CAMPUSES, ...engineEnv }, jobWorker: false });
   });
   afterAll(async () => {
     await t.close();

@@ -6,8 +6,9 @@ import { HotCache } from './hot-cache.js';
 import { Personaliser } from './personalise.js';
 import { PhotosService } from './photos.js';
 import { listingsRoutes } from './routes.js';
-import type { ListingSearch } from './search/listing-search.js';
+import { keepsCopy, type ListingSearch, type SearchEngine } from './search/listing-search.js';
 import { LiveSearchIndex } from './search/live-index.js';
+import { PostgresSearch } from './search/postgres-search.js';
 import { ShardedSearchIndex } from './search/sharded-index.js';
 import { WorkerSearchIndex } from './search/worker-index.js';
 import { SeasonWrites } from './season.js';
@@ -33,11 +34,12 @@ export { SeasonWrites } from './season.js';
 export { parseFilters } from './query.js';
 export { readPhotoForm } from './form.js';
 export { queryMatches } from './search/match-one.js';
+export type { SearchEngine } from './search/listing-search.js';
 
 /** What other modules (selling) build on. */
 export interface ListingsModule {
   service: ListingsService;
-  search: ListingSearch;
+  search: SearchEngine;
   personaliser: Personaliser;
   /** The per-process hot-read cache (tests read its size). */
   cache: HotCache;
@@ -51,27 +53,31 @@ declare module 'fastify' {
   }
 }
 
-/** Listings module entry: listing routes, the search index, and GET /uploads for stored photos. */
+/**
+ * Listings module entry: listing routes, search through the engine app.ts chose (`memorySearch` or
+ * `postgresSearch`), and GET /uploads for stored photos.
+ */
 export async function registerListings(
   app: FastifyInstance,
   ctx: AppContext,
-  options: { searchWorker: boolean },
+  options: { search: SearchEngine },
   deps: ListingsDeps,
 ): Promise<ListingsModule> {
-  const search = searchIndexFor(ctx, options.searchWorker);
+  const search = options.search;
   app.addHook('onClose', () => search.close());
   // The app's clock: tests move it to see a page expire instead of waiting a real second.
   const cache = new HotCache(undefined, undefined, ctx.clock);
-  // Whoever wrote a listing, this process's index follows at once and its campus's hot cache
-  // clears; other processes see updated_at move.
+  // A memory index follows this process's writes at once (postgres reads the committed rows and
+  // needs nothing); the campus's hot cache clears; other processes see updated_at move.
+  const copy = keepsCopy(search) ? search : undefined;
   const follow = ({ row }: { row: ListingRow }) => {
-    search.applyRow(row);
+    copy?.applyRow(row);
     cache.listingsChanged(Number(row.campus_id));
   };
   ctx.domainEvents.afterCommit('listing.written', follow);
   ctx.domainEvents.afterCommit('listing.changed', follow);
   ctx.domainEvents.afterCommit('listing.deleted', ({ id, campusId }) => {
-    search.remove(id);
+    copy?.remove(id);
     cache.listingsChanged(campusId);
   });
   const service = new ListingsService(ctx, search, deps);
@@ -80,7 +86,7 @@ export async function registerListings(
   await registerMediaRoutes(app, ctx);
   await app.register(listingsRoutes(ctx, service, cache, { personaliser, photos }));
   await registerFreshness(app, ctx, service, personaliser);
-  if (ctx.config.nodeEnv !== 'test') {
+  if (ctx.config.nodeEnv !== 'test' && copy) {
     // Build the search index while the server starts, so the first search does not wait for it.
     app.addHook('onReady', async () => {
       search.warm().catch((err: unknown) => ctx.logger.error({ err }, 'building the search index failed'));
@@ -98,10 +104,11 @@ export async function registerListings(
 }
 
 /**
- * The server keeps the index in worker threads (search/worker-index.ts says why), split across
- * `searchThreads` of them (search/sharded-index.ts); tests may keep it in this thread.
+ * SEARCH_ENGINE=memory: the server keeps the index in worker threads (search/worker-index.ts says
+ * why), split across `searchThreads` of them (search/sharded-index.ts); tests may keep it in this
+ * thread. Nothing is read until the first search or warm().
  */
-function searchIndexFor(ctx: AppContext, inWorkers: boolean): ListingSearch {
+export function memorySearch(ctx: AppContext, inWorkers: boolean): ListingSearch {
   if (!inWorkers) return new LiveSearchIndex(ctx.db);
   const data = { databaseUrl: ctx.config.databaseUrl, dataDir: ctx.config.dataDir };
   const count = ctx.config.searchThreads;
@@ -112,4 +119,9 @@ function searchIndexFor(ctx: AppContext, inWorkers: boolean): ListingSearch {
       (_, index) => new WorkerSearchIndex({ ...data, shard: { count, index } }, ctx.logger),
     ),
   );
+}
+
+/** SEARCH_ENGINE=postgres: search in the database (search/postgres-search.ts); nothing is kept here. */
+export function postgresSearch(ctx: AppContext): SearchEngine {
+  return new PostgresSearch(ctx.db, ctx.clock);
 }

@@ -1,7 +1,7 @@
 import type { Listing, Sort } from '@campus/contract';
 import type { AppContext, Principal } from '../context.js';
 import type { Cursor, FilterParams } from './query.js';
-import type { ListingSearch } from './search/listing-search.js';
+import { keepsCopy, type SearchEngine } from './search/listing-search.js';
 import type { SearchFilters } from './search/search-index.js';
 import * as store from './store.js';
 
@@ -25,7 +25,7 @@ export interface BrowseOptions extends SearchFilters {
 export class ListingPages {
   constructor(
     private readonly ctx: AppContext,
-    private readonly search: ListingSearch,
+    private readonly search: SearchEngine,
   ) {}
 
   private get db() {
@@ -70,12 +70,14 @@ export class ListingPages {
         excludeSellers,
       });
     }
-    // Blocked sellers are dropped from the page after ranking (the index knows no sellers): such a
-    // page can be shorter than `limit`, and its Link still leads on without a gap.
+    // Blocked sellers: PostgresSearch leaves them out in its query; the memory index knows no
+    // sellers, so they are dropped from the page after ranking: such a page can be shorter than
+    // `limit`, and its Link still leads on without a gap.
+    const searched = { ...filters, excludeSellers };
     const page =
       sort !== 'relevance'
-        ? await this.searchSorted(campusId, query, filters, sort, limit, cursor)
-        : await this.searchRanked(campusId, query, filters, limit, cursor);
+        ? await this.searchSorted(campusId, query, searched, sort, limit, cursor)
+        : await this.searchRanked(campusId, query, searched, limit, cursor);
     if (excludeSellers.length === 0) return page;
     const hidden = new Set(excludeSellers);
     return { ...page, listings: page.listings.filter((l) => !hidden.has(l.seller.id)) };
@@ -121,7 +123,8 @@ export class ListingPages {
       const byId = new Map(rows.map((r) => [r.id, r]));
       const stale = page.filter((h) => !byId.has(h.id));
       if (stale.length > 0 && attempt < 3) {
-        for (const h of stale) this.search.forget(h.id);
+        const search = this.search;
+        if (keepsCopy(search)) for (const h of stale) search.forget(h.id);
         continue;
       }
       const listings = await store.toListings(

@@ -4,7 +4,7 @@ import {
   asStudent,
   createStudent,
   createTestApp,
-  dialects,
+  searchEngines,
   type Student,
   type TestApp,
 } from '../../test/helper.js';
@@ -18,14 +18,14 @@ function nextUrl(link: string | string[] | undefined): string | null {
   return m[1] as string;
 }
 
-describe.each(dialects)('paging with limit, cursor and Link (%s)', (dialect) => {
+describe.each(searchEngines)('paging with limit, cursor and Link ($name)', ({ dialect, env: engineEnv }) => {
   let t: TestApp;
   let seller: Student;
   let reader: Student;
   const originals: Listing[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp({ dialect });
+    t = await createTestApp({ dialect, env: engineEnv });
     seller = await createStudent(t);
     reader = await createStudent(t);
     const names = ['Desk lamp', 'Floor lamp', 'Lamp shade', 'Reading lamp', 'Clamp light', 'Lava lamp'];

@@ -22,7 +22,7 @@ import { parseCreate, parseEdit } from './edit.js';
 import { periodEnd } from './freshness-jobs.js';
 import { ListingPages, type BrowseOptions, type Page } from './pages.js';
 import type { Cursor, FilterParams } from './query.js';
-import type { ListingSearch } from './search/listing-search.js';
+import type { SearchEngine } from './search/listing-search.js';
 import * as store from './store.js';
 
 export type { BrowseOptions, Page } from './pages.js';
@@ -64,7 +64,7 @@ export class ListingsService {
 
   constructor(
     private readonly ctx: AppContext,
-    search: ListingSearch,
+    search: SearchEngine,
     private readonly deps: ListingsDeps,
   ) {
     this.pages = new ListingPages(ctx, search);

@@ -4,7 +4,7 @@ import {
   asStudent,
   createStudent,
   createTestApp,
-  dialects,
+  searchEngines,
   type Student,
   type TestApp,
 } from '../../test/helper.js';
@@ -25,9 +25,9 @@ const ORDERS: Record<string, Key> = {
   price_desc: (l) => [-l.price, -l.id],
 };
 
-describe.each(dialects)(
-  'sorting: every order pages without gaps or repeats while listings are added (%s)',
-  (dialect) => {
+describe.each(searchEngines)(
+  'sorting: every order pages without gaps or repeats while listings are added ($name)',
+  ({ dialect, env: engineEnv }) => {
     let t: TestApp;
     let seller: Student;
     let reader: Student;
@@ -36,7 +36,7 @@ describe.each(dialects)(
     let inserted = 0;
 
     beforeAll(async () => {
-      t = await createTestApp({ dialect });
+      t = await createTestApp({ dialect, env: engineEnv });
       seller = await createStudent(t);
       reader = await createStudent(t);
       for (let i = 0; i < 24; i += 1) {

@@ -1,13 +1,19 @@
 import { MESSAGES, SAFETY_MESSAGES, roomIdFor, type BlockedUser, type Listing } from '@campus/contract';
 import type { Client } from '@stomp/stompjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStudent, createTestApp, dialects, type Student, type TestApp } from '../../test/helper.js';
+import {
+  createStudent,
+  createTestApp,
+  searchEngines,
+  type Student,
+  type TestApp,
+} from '../../test/helper.js';
 import { listen } from '../chat/testing.js';
 import { postListing, validFields } from '../listings/testing.js';
 import { assertNotBlocked } from './index.js';
 import { call, sendOnce } from './testing.js';
 
-describe.each(dialects)('blocks (%s)', (dialect) => {
+describe.each(searchEngines)('blocks ($name)', ({ dialect, env: engineEnv }) => {
   let t: TestApp;
   let url: string;
   let alice: Student;
@@ -17,7 +23,7 @@ describe.each(dialects)('blocks (%s)', (dialect) => {
   const opened: Client[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp({ dialect, env: { DAILY_CONVERSATIONS_MAX: '20' } });
+    t = await createTestApp({ dialect, env: { DAILY_CONVERSATIONS_MAX: '20', ...engineEnv } });
     url = await listen(t.app);
     alice = await createStudent(t, { firstName: 'Alice' });
     bob = await createStudent(t, { firstName: 'Bob' });
@@ -77,16 +83,16 @@ describe.each(dialects)('blocks (%s)', (dialect) => {
     expect(names(await call(t, alice, 'GET', '/listings/filters?categories=ELECTRONICS'))).not.toContain(
       'Blue kettle',
     );
-    const search = await call(t, alice, 'GET', '/listings/search?q=blue');
+    const search = await call(t, alice, 'GET', '/listings/search?query=blue');
     expect(names(search)).toEqual(['Blue teapot']);
-    const sorted = await call(t, alice, 'GET', '/listings/search?q=blue&sort=price_asc');
+    const sorted = await call(t, alice, 'GET', '/listings/search?query=blue&sort=price_asc');
     expect(names(sorted)).toEqual(['Blue teapot']);
     const detail = await call(t, alice, 'GET', `/listing/${bobListing.id}`);
     expect(detail.statusCode).toBe(404);
     expect(detail.json().message).toBe(MESSAGES.listingNotFound);
     // Everyone else, and the blocked student, still see it (the hot cache is not the blocker's).
     expect(names(await call(t, carol, 'GET', '/listings'))).toContain('Blue kettle');
-    expect(names(await call(t, bob, 'GET', '/listings/search?q=blue'))).toContain('Blue kettle');
+    expect(names(await call(t, bob, 'GET', '/listings/search?query=blue'))).toContain('Blue kettle');
     expect((await call(t, carol, 'GET', `/listing/${bobListing.id}`)).statusCode).toBe(200);
   });
 

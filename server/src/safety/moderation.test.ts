@@ -10,13 +10,19 @@ import {
 } from '@campus/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStudent, createTestApp, dialects, type Student, type TestApp } from '../../test/helper.js';
+import {
+  createStudent,
+  createTestApp,
+  searchEngines,
+  type Student,
+  type TestApp,
+} from '../../test/helper.js';
 import { createListing } from '../chat/testing.js';
 import { postListing, validFields } from '../listings/testing.js';
 import { campusMorning } from '../notifications/testing.js';
 import { MOD_EMAIL, call } from './testing.js';
 
-describe.each(dialects)('reports and moderation (%s)', (dialect) => {
+describe.each(searchEngines)('reports and moderation ($name)', ({ dialect, env: engineEnv }) => {
   let t: TestApp;
   let mod: Student;
   let seller: Student;
@@ -28,7 +34,7 @@ describe.each(dialects)('reports and moderation (%s)', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp({
       dialect,
-      env: { MODERATOR_EMAILS: `someone@msu.edu, ${MOD_EMAIL.toUpperCase()}` },
+      env: { MODERATOR_EMAILS: `someone@msu.edu, ${MOD_EMAIL.toUpperCase()}`, ...engineEnv },
     });
     // Daytime on campus: notification e-mail is not held for the night.
     t.clock.nowMs = campusMorning(Date.now());
@@ -44,7 +50,7 @@ describe.each(dialects)('reports and moderation (%s)', (dialect) => {
   const report = (s: Student, body: Record<string, unknown>) => call(t, s, 'POST', '/reports', body);
   const visibleTo = async (s: Student, id: number) => {
     const browse = (await call(t, s, 'GET', '/listings')).json() as Listing[];
-    const search = (await call(t, s, 'GET', '/listings/search?q=iphone')).json() as Listing[];
+    const search = (await call(t, s, 'GET', '/listings/search?query=iphone')).json() as Listing[];
     const filters = (await call(t, s, 'GET', '/listings/filters?categories=ELECTRONICS')).json() as Listing[];
     return {
       browse: browse.some((l) => l.id === id),

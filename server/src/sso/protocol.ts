@@ -61,8 +61,10 @@ export class SsoRefusal extends Error {
       | 'idp-error'
       | 'unavailable',
     message: string,
+    /** The library's error, for the server log (never shown to the student). */
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'SsoRefusal';
   }
 }

@@ -7,6 +7,9 @@ const ANONYMOUS =
   'Anonymous, by e-mail address: the address names its campus and the work runs in that campus ' +
   '(accounts asCampusOf; sign-up per campus in campuses.test.ts)';
 
+const SSO =
+  "Anonymous, by campus slug: the university's answer is checked for that campus and its address must be one of that campus's domains";
+
 /** Operations, documentation, campuses, accounts and chat. */
 export const accountsAndChatCases: CaseTable = {
   'GET /healthz': because('Liveness: answers {status} only'),
@@ -47,6 +50,15 @@ export const accountsAndChatCases: CaseTable = {
   'POST /public/login': because(ANONYMOUS),
   'POST /public/password/forgot': because(ANONYMOUS),
   'POST /public/password/forgot/verify': because(ANONYMOUS),
+  // University sign-in (§G): the campus is the path's slug; the asserted address must be that
+  // campus's (another campus's is refused: sso/oidc-refusals.test.ts), and the work runs in it.
+  'GET /auth/sso/:slug/start': because(SSO),
+  'GET /auth/sso/:slug/callback': because(SSO),
+  'POST /auth/sso/:slug/callback': because(SSO),
+  'GET /auth/sso/:slug/metadata': because('SAML service-provider metadata: public by design, no campus data'),
+  'POST /auth/sso/exchange': because(
+    "Anonymous, by one-time code: the code's row names the user and campus it was issued for, and the token is that student's (sso/oidc-sign-in.test.ts)",
+  ),
   'PUT /users/password/change': own({
     callers: freshCallers,
     request: (_w, who) => ({

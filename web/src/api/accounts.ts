@@ -65,3 +65,10 @@ export function getCampusInfo(signal?: AbortSignal): Promise<CampusInfo> {
 export function getCampuses(signal?: AbortSignal): Promise<CampusSummary[]> {
   return api.get<CampusSummary[]>('/public/campuses', { signal });
 }
+
+/** University sign-in (features.md §G): the one-time code of /sso/done#code=… for the token login gives. */
+export async function exchangeSsoCode(code: string): Promise<string> {
+  const body = await api.post<unknown>('/auth/sso/exchange', { code });
+  if (typeof body === 'string' && body.trim() !== '') return body.trim();
+  throw new Error('The exchange answer did not contain a token');
+}

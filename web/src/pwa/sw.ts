@@ -57,7 +57,7 @@ const sw = self as unknown as SwScope;
 const SHELL_CACHE = 'campus-shell-v1';
 const OFFLINE_URL = '/offline.html';
 /** Paths the server answers itself (never the SPA shell). */
-const SERVER_PAGES = /^\/(public|api|docs|openapi|dev|uploads|ws|healthz|readyz)(\/|\.|$)/;
+const SERVER_PAGES = /^\/(public|auth|api|docs|openapi|dev|uploads|ws|healthz|readyz)(\/|\.|$)/;
 
 // The build replaces `self.__WB_MANIFEST` (this exact expression) with the precache list.
 precacheAndRoute((self as unknown as SwScope).__WB_MANIFEST);

@@ -6,7 +6,7 @@ export function useIsLoggedIn(): boolean {
   return isTokenValid(useToken());
 }
 
-const PUBLIC_PATHS = new Set(['/', '/signup', '/login', '/resetPass', '/verify']);
+const PUBLIC_PATHS = new Set(['/', '/signup', '/login', '/resetPass', '/verify', '/sso/done']);
 
 /** Screens anyone may open (no login guard). */
 export function isPublicPath(pathname: string): boolean {

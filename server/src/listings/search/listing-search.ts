@@ -9,14 +9,52 @@ import type {
 } from './search-index.js';
 
 /**
- * What the listings service asks of its search index. Two kinds answer: LiveSearchIndex in this
- * thread (tests, and the worker itself) and WorkerSearchIndex, which keeps a LiveSearchIndex in a
- * worker thread (the server: worker-index.ts says why). Every search names the campus it searches
- * (features.md §E): the index keeps each campus's listings apart and scores only that campus's.
+ * The search engine seam: what the listings service asks of search, whichever engine answers
+ * (SEARCH_ENGINE, chosen in app.ts). Every search names the campus it searches (features.md §E) and
+ * sees only that campus's listings. Two engines implement it:
+ * - the memory index (ListingSearch below: LiveSearchIndex in this thread, WorkerSearchIndex and
+ *   ShardedSearchIndex in worker threads), which keeps its own copy of the listings;
+ * - PostgresSearch (postgres-search.ts), which searches the listings table itself and keeps nothing.
  */
-export interface ListingSearch {
-  /** Builds the index now (start-up) instead of on the first search. */
+export interface SearchEngine {
+  /** Builds what the engine needs now (start-up) instead of on the first search. */
   warm(): Promise<void>;
+  /**
+   * The best `limit` listings for `query` passing the filters, ranked (score ascending, newest first
+   * on ties), after `after`.
+   */
+  search(
+    campusId: number,
+    query: string,
+    filters: SearchFilters,
+    limit: number,
+    after?: SearchAfter,
+  ): Promise<SearchHit[]>;
+  /** Every listing the query matches, in a sort order other than relevance, after `after`. */
+  searchSorted(
+    campusId: number,
+    query: string,
+    filters: SearchFilters,
+    sort: ListSort,
+    limit: number,
+    after?: SortedAfter,
+  ): Promise<SortedHit[]>;
+  /** Releases what the engine holds; searches fail afterwards. */
+  close(): Promise<void>;
+}
+
+/** Whether an engine keeps a copy of the listings that the module's writes must reach. */
+export function keepsCopy(engine: SearchEngine): engine is ListingSearch {
+  return 'applyRow' in engine;
+}
+
+/**
+ * The memory engine: a search index holding a copy of the listings, which the module's writes
+ * reach at once. Two kinds answer: LiveSearchIndex in this thread (tests, and the worker itself) and
+ * WorkerSearchIndex, which keeps a LiveSearchIndex in a worker thread (the server: worker-index.ts
+ * says why). The index keeps each campus's listings apart and scores only that campus's.
+ */
+export interface ListingSearch extends SearchEngine {
   /**
    * SearchIndex.search once the index is built and fresh (without its diagnostic `stats`, which is
    * filled in place and could not cross to a worker).
@@ -43,6 +81,4 @@ export interface ListingSearch {
   remove(id: number): void;
   /** A hit the database no longer shows as unsold (sold or deleted by another process). */
   forget(id: number): void;
-  /** Releases what the index holds (the worker thread); searches fail afterwards. */
-  close(): Promise<void>;
 }

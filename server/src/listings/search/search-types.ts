@@ -22,6 +22,11 @@ export interface SearchFilters {
   conditions?: readonly string[];
   courseCode?: string;
   isbn?: string;
+  /**
+   * Sellers the viewer blocked (safety). PostgresSearch leaves them out in its query; the memory
+   * index knows no sellers, so its caller (pages.ts) drops their hits after ranking.
+   */
+  excludeSellers?: readonly number[];
 }
 
 /**

@@ -3,6 +3,7 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { loginSchema, MESSAGES } from '@campus/contract';
 import { firstError } from '../../../ui/schemaErrors';
 import { logIn } from '../../../api/accounts';
+import { useCampusInfo } from '../../../api/campus';
 import { ApiError } from '../../../api/client';
 import { queryClient } from '../../../api/queryClient';
 import { sessionEndReason, setSessionEndReason } from '../../../session/endReason';
@@ -16,6 +17,7 @@ import { useDocumentTitle } from '../../../ui/useDocumentTitle';
 import { AuthLayout } from '../components/AuthLayout';
 import { EmailField } from '../components/EmailField';
 import { FormAlert } from '../components/FormAlert';
+import { UniversitySignIn } from '../components/UniversitySignIn';
 import { emailFromState } from '../state';
 import { emailError, focusFirstError, normalizeEmail } from '../validation';
 
@@ -39,6 +41,7 @@ export default function LoginPage() {
   // Where the student was going: the guard's `from`, or `?next=` (a shared listing, kept through
   // sign-up and the e-mailed code). Only a path of this app (safeReturnPath).
   const next = returnPathOf(location.state, location.search);
+  const campus = useCampusInfo().data;
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -102,6 +105,9 @@ export default function LoginPage() {
         </>
       }
     >
+      <div className="mb-5">
+        <UniversitySignIn campus={campus} next={next} />
+      </div>
       <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-5">
         {passwordChanged && !unverified && (
           <FormAlert tone="info">
