@@ -1,6 +1,7 @@
 /**
  * The cluster as an operator runs it (features.md §F): two app processes — the production bundle,
- * NODE_ENV=production — on one PostgreSQL database, Redis and a bucket (s3rver), behind nginx with
+ * NODE_ENV=production, SEARCH_ENGINE=postgres — on one PostgreSQL database, Redis and a bucket
+ * (s3rver), behind nginx with
  * deploy/nginx/campus-market.conf (rendered for loopback ports by deploy/nginx-config.ts). Everything
  * a student does here goes through nginx.
  *
@@ -156,6 +157,8 @@ describe.skipIf(!enabled)('a cluster of two processes behind nginx (deploy/)', (
         SMTP_URL: 'smtp://127.0.0.1:9',
         LOG_LEVEL: 'warn',
         WEB_DIST: '/nonexistent',
+        // Scaled mode as features.md §F has it: search in PostgreSQL, photos in the bucket.
+        SEARCH_ENGINE: 'postgres',
         ...bucket.env,
       },
       nginxServerExtra: 'add_header X-Upstream $upstream_addr always;',
@@ -206,6 +209,10 @@ describe.skipIf(!enabled)('a cluster of two processes behind nginx (deploy/)', (
     }
     expect(seen.size).toBe(2);
     listingId = listing!.id;
+    // Search (in PostgreSQL) finds it through nginx, typo and all.
+    const found = await api(buyer, '/listings/search?query=calculater');
+    expect(found.status).toBe(200);
+    expect(((await found.json()) as Listing[]).map((l) => l.id)).toContain(listingId);
     // The photo and its variants are in the bucket under the campus, served from PHOTO_BASE_URL.
     expect(listing!.imageUrl?.startsWith(`${bucket.publicBaseUrl}/msu/photos/`)).toBe(true);
     expect((await bucket.keys('msu/photos/')).length).toBeGreaterThan(1);
