@@ -106,12 +106,26 @@ function browseMix(ids: number[], count: number, seedValue: number): string[] {
   });
 }
 
-async function timed(port: number, tokens: string[], urls: string[]): Promise<Percentiles> {
+/** Sequential requests; with `byKind`, each kind of request's own percentiles as well. */
+async function timed(
+  port: number,
+  tokens: string[],
+  urls: string[],
+  byKind?: Map<string, number[]>,
+): Promise<Percentiles> {
   const samples: number[] = [];
   for (const [i, url] of urls.entries()) {
     const res = await get(port, url, tokens[i % tokens.length]!);
     if (res.status !== 200) throw new Error(`${url} -> ${res.status} ${res.body.toString().slice(0, 200)}`);
     samples.push(res.ms);
+    if (byKind) {
+      const kind = url.startsWith('/listings/filters')
+        ? 'filter counts'
+        : url.includes('&')
+          ? 'search with filters'
+          : 'plain search';
+      byKind.set(kind, [...(byKind.get(kind) ?? []), res.ms]);
+    }
   }
   return percentiles(samples);
 }
@@ -214,7 +228,13 @@ async function readsOn(c: Cluster, s: Scratch, tokens: string[], engine: string)
   log(`${engine}: warm-up`);
   await timed(c.port, tokens, [...searchMix(1234, 1), ...browseMix(s.browseIds, 60, 5)]);
   log(`${engine}: measuring search and browse`);
-  const search = await timed(c.port, tokens, searchMix(99, ROUNDS));
+  const kinds = new Map<string, number[]>();
+  const search = await timed(c.port, tokens, searchMix(99, ROUNDS), kinds);
+  log(
+    `${engine}: p50/p95 by kind: ${[...kinds]
+      .map(([k, v]) => `${k} ${percentiles(v).p50.toFixed(1)}/${percentiles(v).p95.toFixed(1)} ms`)
+      .join('; ')}`,
+  );
   const browse = await timed(c.port, tokens, browseMix(s.browseIds, BENCH_QUERIES.length * ROUNDS * 3, 77));
   const top = await topTen(c.port, tokens[0]!);
   if (process.env.BENCH_SCALE_PRINT_TOP === '1')
