@@ -208,8 +208,23 @@ export class ChatService {
     };
   }
 
-  rooms(userId: number): Promise<ChatRoomSummary[]> {
-    return store.listRooms(this.db, userId, requireCampusId(), this.thumbnailUrl);
+  /**
+   * The inbox. Each last message carries its cards as history does, so the preview of a deal's
+   * system line can be told to its reader ("You accepted…"), which needs the offer or meet-up.
+   */
+  async rooms(userId: number): Promise<ChatRoomSummary[]> {
+    const rooms = await store.listRooms(this.db, userId, requireCampusId(), this.thumbnailUrl);
+    const withLast = rooms.filter((room) => room.summary.lastMessage !== null);
+    const last = await this.messageKinds.attachCards(
+      withLast.map((room) => room.summary.lastMessage as ChatMessage),
+      withLast.map((room) => room.lastMessageCards),
+    );
+    const byRoom = new Map(withLast.map((room, i) => [room.summary.id, last[i] ?? null]));
+    return rooms.map(({ summary }) =>
+      summary.lastMessage
+        ? { ...summary, lastMessage: byRoom.get(summary.id) ?? summary.lastMessage }
+        : summary,
+    );
   }
 
   /**
