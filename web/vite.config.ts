@@ -117,12 +117,11 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
         },
       },
       treeshake: {
-        // The contract's modules only declare constants, functions and (pure, see build/) schemas —
-        // except zod.ts, which switches Zod to its eval-free parser before any schema exists.
-        moduleSideEffects: [
-          { test: /[\\/]contract[\\/]src[\\/]zod\.ts$/, sideEffects: true },
-          { test: /[\\/]contract[\\/]src[\\/]/, sideEffects: false },
-        ],
+        // The contract's modules only declare constants, functions and (pure, see build/) schemas.
+        // zod.ts's switch to Zod's eval-free parser runs from each schema as it is built
+        // (build/contract-tree-shaking.ts), so zod.ts is side-effect free too: a page whose
+        // modules read constants from a schema module (deals.ts, trust.ts…) evaluates no Zod.
+        moduleSideEffects: [{ test: /[\\/]contract[\\/]src[\\/]/, sideEffects: false }],
       },
     },
   },

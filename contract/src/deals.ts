@@ -287,13 +287,16 @@ export const meetupBodySchema = z
   });
 export type MeetupBody = z.input<typeof meetupBodySchema>;
 
+/** A hand-off code as typed, trimmed: what handoffBodySchema accepts (Zod-free, for the browser). */
+export const HANDOFF_CODE_PATTERN = /^\d{4}$/;
+
 /** Body of POST /listings/{id}/handoff. */
 export const handoffBodySchema = z.object(
   {
     code: z
       .string({ error: DEALS_MESSAGES.handoffCodeInvalid })
       .trim()
-      .regex(/^\d{4}$/, DEALS_MESSAGES.handoffCodeInvalid),
+      .regex(HANDOFF_CODE_PATTERN, DEALS_MESSAGES.handoffCodeInvalid),
   },
   { error: DEALS_MESSAGES.handoffCodeInvalid },
 );

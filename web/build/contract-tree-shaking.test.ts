@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { build, parseAst, type Plugin, type Rolldown } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractTreeShaking, markTopLevelCallsPure, type ProgramBody } from './contract-tree-shaking';
+import { readFileSync } from 'node:fs';
+import {
+  contractTreeShaking,
+  deferZodSwitch,
+  markTopLevelCallsPure,
+  type ProgramBody,
+} from './contract-tree-shaking';
 
 const mark = (code: string) => markTopLevelCallsPure(code, parseAst(code) as unknown as ProgramBody);
 
@@ -86,5 +92,66 @@ describe('the contract tree-shaking plugin in a build', () => {
     expect(shaken).toContain('console.log(41)');
     // Outside the contract a top-level call stays, side effect and all.
     expect(shaken).toContain('OUTSIDE_KEPT');
+  });
+});
+
+describe("zod.ts's switch to the eval-free parser", () => {
+  const ZOD_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../contract/src/zod.ts'), 'utf8');
+
+  it('becomes ensureJitless(), run once, in the browser only', () => {
+    const code = deferZodSwitch(ZOD_SOURCE);
+    expect(code).not.toMatch(/^if \(/m);
+    const calls: unknown[] = [];
+    const run = (globals: object) =>
+      new Function(
+        'z',
+        'globalThis',
+        `${code.replace(/^import .*$/m, '').replace(/^export (\{ z \};)?/gm, '')}; ensureJitless(); ensureJitless();`,
+      )({ config: (c: unknown) => calls.push(c) }, globals);
+    run({});
+    expect(calls).toEqual([]);
+    run({ document: {} });
+    expect(calls).toEqual([{ jitless: true }]);
+  });
+
+  it('refuses a zod.ts it does not recognise, rather than lose the switch', () => {
+    expect(() => deferZodSwitch("import { z } from 'zod';\nz.config({});\nexport { z };")).toThrow(
+      /zod\.ts changed/,
+    );
+  });
+
+  it('is set before each schema is built, and a page that keeps no schema has neither', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'zod-switch-'));
+    try {
+      const write = (file: string, lines: string[]) => {
+        mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        writeFileSync(path.join(root, file), lines.join('\n'));
+      };
+      write('lib/fake-zod.ts', [
+        'export const z = {',
+        '  config(c: object) { (globalThis as Record<string, unknown>).SWITCHED = c; },',
+        '  object(shape: object) { (globalThis as Record<string, unknown>).BUILT = shape; return shape; },',
+        '};',
+      ]);
+      write('contract/src/zod.ts', [ZOD_SOURCE.replace(/from 'zod'/, "from '../../lib/fake-zod'")]);
+      write('contract/src/deals.ts', [
+        "import { z } from './zod.js';",
+        "export const MESSAGES = { hello: 'HELLO_READ' };",
+        'export const schema = z.object({ a: 1 });',
+      ]);
+      write('main.ts', ["import { MESSAGES } from './contract/src/deals';", 'console.log(MESSAGES.hello);']);
+      const plugins = [contractTreeShaking()];
+      const constantsOnly = await bundle(root, plugins);
+      expect(constantsOnly).toContain('HELLO_READ');
+      expect(constantsOnly).not.toContain('jitless');
+      expect(constantsOnly).not.toContain('BUILT');
+
+      write('main.ts', ["import { schema } from './contract/src/deals';", 'console.log(schema);']);
+      const withSchema = await bundle(root, plugins);
+      expect(withSchema).toContain('jitless: true');
+      expect(withSchema).toMatch(/\(ensureJitless\(\), z\.object\(/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,36 @@ import type { Plugin } from 'vite';
 /** A module of the shared contract (its source files; the contract ships as TypeScript). */
 const CONTRACT_FILE = /[\\/]contract[\\/]src[\\/][^\\/]+\.ts$/;
 
+/** The contract's one Zod (contract/src/zod.ts), which switches Zod to its eval-free parser. */
+const ZOD_FILE = /[\\/]contract[\\/]src[\\/]zod\.ts$/;
+
+/** zod.ts's switch, as compiled: `if ('document' in globalThis) z.config({ jitless: true });`. */
+const ZOD_SWITCH = /^if \((["'])document\1 in globalThis\) (z\.config\(\{ jitless: true \}\));$/m;
+
+/** A contract module's import of that Zod, as compiled. */
+const ZOD_IMPORT = /^import \{ z \} from (["'])\.\/zod\.js\1;$/m;
+
+/**
+ * zod.ts with its switch turned into `ensureJitless()`, which each schema of the contract calls
+ * just before it is built (see `markTopLevelCallsPure`'s `before`). The switch then goes wherever a
+ * schema goes and nowhere else: zod.ts can be side-effect free for the bundler, and a module that
+ * imports it but keeps no schema (deals.ts read for DEALS_MESSAGES by a listing page) no longer
+ * makes a page evaluate all of Zod. Throws when zod.ts no longer reads as expected, so a change
+ * there cannot silently lose the switch (and the CSP with it).
+ */
+export function deferZodSwitch(code: string): string {
+  if (!ZOD_SWITCH.test(code)) {
+    throw new Error(
+      'contract/src/zod.ts changed: update deferZodSwitch (web/build/contract-tree-shaking.ts)',
+    );
+  }
+  return code.replace(
+    ZOD_SWITCH,
+    (_line, quote: string, call: string) =>
+      `let jitless = false;\nexport function ensureJitless() {\n  if (jitless) return;\n  jitless = true;\n  if (${quote}document${quote} in globalThis) ${call};\n}`,
+  );
+}
+
 interface Span {
   type: string;
   start: number;
@@ -25,7 +55,7 @@ export interface ProgramBody {
  * pure-annotated IIFE; everything else, nested declarations included, is left as it is. Returns
  * null when there is nothing to wrap, so the caller can keep the module untouched.
  */
-export function markTopLevelCallsPure(code: string, program: ProgramBody): string | null {
+export function markTopLevelCallsPure(code: string, program: ProgramBody, before = ''): string | null {
   const spans: Span[] = [];
   for (const node of program.body) {
     const declaration = node.type === 'ExportNamedDeclaration' ? node.declaration : node;
@@ -38,7 +68,8 @@ export function markTopLevelCallsPure(code: string, program: ProgramBody): strin
   let out = code;
   // Back to front, so the offsets of the spans still to rewrite stay valid.
   for (const span of spans.sort((a, b) => b.start - a.start)) {
-    out = `${out.slice(0, span.start)}/* @__PURE__ */ (() => ${out.slice(span.start, span.end)})()${out.slice(span.end)}`;
+    const init = before ? `(${before}, ${out.slice(span.start, span.end)})` : out.slice(span.start, span.end);
+    out = `${out.slice(0, span.start)}/* @__PURE__ */ (() => ${init})()${out.slice(span.end)}`;
   }
   return out;
 }
@@ -56,7 +87,14 @@ export function contractTreeShaking(): Plugin {
     enforce: 'post',
     transform(code, id) {
       if (!CONTRACT_FILE.test(id)) return null;
-      const out = markTopLevelCallsPure(code, this.parse(code) as unknown as ProgramBody);
+      if (ZOD_FILE.test(id)) return { code: deferZodSwitch(code), map: null };
+      // A module building schemas with the contract's Zod sets its switch before each of them.
+      const usesZod = ZOD_IMPORT.test(code);
+      const source = usesZod
+        ? code.replace(ZOD_IMPORT, 'import { z, ensureJitless } from $1./zod.js$1;')
+        : code;
+      const program = this.parse(source) as unknown as ProgramBody;
+      const out = markTopLevelCallsPure(source, program, usesZod ? 'ensureJitless()' : '');
       return out === null ? null : { code: out, map: null };
     },
   };

@@ -1,7 +1,14 @@
 import type { ChatRoomSummary } from '@campus/contract';
 import { sql } from 'kysely';
+import type { CardRefs } from './message-kinds.js';
 import { toChatMessage } from './messages-store.js';
 import type { Executor } from './rooms-store.js';
+
+/** A room of the inbox, and the cards (offer, meet-up) its last message refers to. */
+export interface InboxRoom {
+  summary: ChatRoomSummary;
+  lastMessageCards: CardRefs;
+}
 
 /**
  * The caller's rooms of their campus, newest activity first, with peer, listing, last message and
@@ -12,7 +19,7 @@ export async function listRooms(
   userId: number,
   campusId: number,
   thumbnailUrl: (key: string | null) => string | null,
-): Promise<ChatRoomSummary[]> {
+): Promise<InboxRoom[]> {
   const rows = await db
     .selectFrom('chat_rooms as r')
     .innerJoin('users as p', (join) =>
@@ -82,34 +89,41 @@ export async function listRooms(
     .limit(1000)
     .execute();
   return rows.map((r) => ({
-    id: r.id,
-    roomKey: r.id,
-    buyerId: r.buyer_id,
-    sellerId: r.seller_id,
-    listingId: r.listing_id,
-    messageCount: Number(r.message_count),
-    unreadCount: Number(r.unread_count ?? 0),
-    lastMessage:
-      r.m_id === null || r.m_sent_at === null || r.m_sender_id === null || r.m_content === null
-        ? null
-        : toChatMessage({
-            id: r.m_id,
-            room_id: r.id,
-            content: r.m_content,
-            url: r.m_url,
-            sender_id: r.m_sender_id,
-            sent_at: r.m_sent_at,
-            listing_id: r.m_listing_id,
-            // The inbox preview carries no anti-scam flags; the conversation itself does.
-            flags: '',
-            kind: r.m_kind ?? 'text',
-            offer_id: r.m_offer_id,
-            meetup_id: r.m_meetup_id,
-          }),
-    peer: { id: r.peer_id, firstName: r.peer_first_name, lastName: r.peer_last_name },
-    listing:
-      r.listing_id === null || r.listing_name === null
-        ? null
-        : { id: r.listing_id, name: r.listing_name, thumbnailUrl: thumbnailUrl(r.listing_thumb_key) },
+    lastMessageCards: { offer_id: r.m_offer_id, meetup_id: r.m_meetup_id },
+    summary: summaryOf(r),
   }));
+
+  function summaryOf(r: (typeof rows)[number]): ChatRoomSummary {
+    return {
+      id: r.id,
+      roomKey: r.id,
+      buyerId: r.buyer_id,
+      sellerId: r.seller_id,
+      listingId: r.listing_id,
+      messageCount: Number(r.message_count),
+      unreadCount: Number(r.unread_count ?? 0),
+      lastMessage:
+        r.m_id === null || r.m_sent_at === null || r.m_sender_id === null || r.m_content === null
+          ? null
+          : toChatMessage({
+              id: r.m_id,
+              room_id: r.id,
+              content: r.m_content,
+              url: r.m_url,
+              sender_id: r.m_sender_id,
+              sent_at: r.m_sent_at,
+              listing_id: r.m_listing_id,
+              // The inbox preview carries no anti-scam flags; the conversation itself does.
+              flags: '',
+              kind: r.m_kind ?? 'text',
+              offer_id: r.m_offer_id,
+              meetup_id: r.m_meetup_id,
+            }),
+      peer: { id: r.peer_id, firstName: r.peer_first_name, lastName: r.peer_last_name },
+      listing:
+        r.listing_id === null || r.listing_name === null
+          ? null
+          : { id: r.listing_id, name: r.listing_name, thumbnailUrl: thumbnailUrl(r.listing_thumb_key) },
+    };
+  }
 }

@@ -16,6 +16,9 @@ export const CARD_COLUMNS = { offer: 'offer_id', meetup: 'meetup_id' } as const 
   keyof MessageRow
 >;
 
+/** A message's references to its cards: what `attachCards` reads of a message's row. */
+export type CardRefs = Pick<MessageRow, (typeof CARD_COLUMNS)[CardField]>;
+
 /** A kind of card another module owns (deals: offers, meet-ups), with how to read its current state. */
 export interface CardKind<F extends CardField = CardField> {
   field: F;
@@ -37,7 +40,7 @@ export class MessageKinds {
    * A page of history with each message's cards in their current state: one read per kind of
    * card the page refers to, whatever the page size. `rows` are the messages' rows, in order.
    */
-  async attachCards(messages: ChatMessage[], rows: readonly MessageRow[]): Promise<ChatMessage[]> {
+  async attachCards(messages: ChatMessage[], rows: readonly CardRefs[]): Promise<ChatMessage[]> {
     const loaded = new Map<CardField, ReadonlyMap<number, unknown>>();
     for (const kind of this.kinds) {
       const column = CARD_COLUMNS[kind.field];

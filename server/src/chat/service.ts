@@ -213,11 +213,27 @@ export class ChatService {
     };
   }
 
+  /**
+   * The inbox. Each last message carries its cards as history does, so the preview of a deal's
+   * system line can be told to its reader ("You accepted…"), which needs the offer or meet-up.
+   * With photos in a bucket, a last message that is a photo gets a fresh signed URL.
+   */
   async rooms(userId: number): Promise<ChatRoomSummary[]> {
     const rooms = await store.listRooms(this.db, userId, requireCampusId(), this.thumbnailUrl);
-    if (!this.photos.signsUrls) return rooms;
+    const withLast = rooms.filter((room) => room.summary.lastMessage !== null);
+    const last = await this.messageKinds.attachCards(
+      withLast.map((room) => room.summary.lastMessage as ChatMessage),
+      withLast.map((room) => room.lastMessageCards),
+    );
+    const byRoom = new Map(withLast.map((room, i) => [room.summary.id, last[i] ?? null]));
+    const summaries = rooms.map(({ summary }) =>
+      summary.lastMessage
+        ? { ...summary, lastMessage: byRoom.get(summary.id) ?? summary.lastMessage }
+        : summary,
+    );
+    if (!this.photos.signsUrls) return summaries;
     return Promise.all(
-      rooms.map(async (room) =>
+      summaries.map(async (room) =>
         room.lastMessage?.url ? { ...room, lastMessage: await this.photos.present(room.lastMessage) } : room,
       ),
     );

@@ -1,4 +1,4 @@
-import { DEALS_MESSAGES, roomIdFor, type Offer } from '@campus/contract';
+import { DEALS_MESSAGES, roomIdFor, type ChatRoomSummary, type Offer } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from '../../test/helper.js';
 import { createListing } from '../chat/testing.js';
@@ -123,6 +123,30 @@ describe.each(dialects)('offers (%s)', (dialect) => {
         kind: 'system',
         content: 'Maya accepted the offer of $12. The listing is reserved.',
       });
+    });
+
+    it('gives the inbox preview of a deal line its card, as history does, to both sides only', async () => {
+      const c = await cast(t);
+      const mine = await offer(t, c.buyer, c.listingId, 12);
+      const lastOf = async (who: Cast['buyer']) => {
+        const rooms = (await call(t, who, 'GET', '/api/chats')).json() as ChatRoomSummary[];
+        return rooms.find((r) => r.id === mine.roomId)?.lastMessage;
+      };
+      expect(await lastOf(c.seller)).toMatchObject({
+        kind: 'offer',
+        offer: { id: mine.id, status: 'PENDING' },
+      });
+      expect((await call(t, c.seller, 'POST', `/offers/${mine.id}/accept`)).statusCode).toBe(200);
+      for (const who of [c.buyer, c.seller]) {
+        expect(await lastOf(who)).toMatchObject({
+          kind: 'system',
+          senderId: c.seller.id,
+          content: 'Maya accepted the offer of $12. The listing is reserved.',
+          offer: { id: mine.id, status: 'ACCEPTED', amount: 12 },
+        });
+      }
+      // A stranger's inbox has no such room.
+      expect(await lastOf(c.third)).toBeUndefined();
     });
 
     it('counters: the old offer becomes COUNTERED and the buyer may accept the new one', async () => {

@@ -73,7 +73,7 @@ export class ListingPages {
     // Blocked sellers: PostgresSearch leaves them out in its query; the memory index knows no
     // sellers, so they are dropped from the page after ranking: such a page can be shorter than
     // `limit`, and its Link still leads on without a gap.
-    const searched = { ...filters, excludeSellers };
+    const searched = keepsCopy(this.search) ? filters : { ...filters, excludeSellers };
     const page =
       sort !== 'relevance'
         ? await this.searchSorted(campusId, query, searched, sort, limit, cursor)

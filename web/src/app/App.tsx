@@ -1,6 +1,7 @@
 import { StrictMode, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { routes } from '../router';
+import { TimeBasisProvider } from '../ui/TimeBasisProvider';
 import { Toaster } from '../ui/Toaster';
 import { AppRoutes } from './routing';
 
@@ -12,8 +13,10 @@ export function App({ client, router }: { client: QueryClient; router: (app: Rea
   return (
     <StrictMode>
       <QueryClientProvider client={client}>
-        {router(<AppRoutes routes={routes} />)}
-        <Toaster />
+        <TimeBasisProvider>
+          {router(<AppRoutes routes={routes} />)}
+          <Toaster />
+        </TimeBasisProvider>
       </QueryClientProvider>
     </StrictMode>
   );

@@ -12,9 +12,23 @@ function base64UrlDecode(segment: string): string {
   return new TextDecoder().decode(bytes);
 }
 
+/**
+ * The last token decoded and its claims: a page asks for the same token's claims from every listing
+ * card and badge it draws, and decoding (base64, TextDecoder, JSON) each time was a measurable part
+ * of a logged-in page's hydration on a phone.
+ */
+let lastDecoded: { token: string; claims: DecodedClaims | null } | null = null;
+
 /** Decodes a JWT payload without verifying it (the server verifies; spec §5). */
 export function decodeJwt(token: string | null | undefined): DecodedClaims | null {
   if (!token) return null;
+  if (lastDecoded?.token === token) return lastDecoded.claims && { ...lastDecoded.claims };
+  const claims = decodePayload(token);
+  lastDecoded = { token, claims };
+  return claims && { ...claims };
+}
+
+function decodePayload(token: string): DecodedClaims | null {
   const parts = token.split('.');
   if (parts.length !== 3 || !parts[1]) return null;
   try {

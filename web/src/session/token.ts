@@ -36,15 +36,32 @@ export function clearToken(): void {
   }
 }
 
-/** Calls `listener` when the token changes in this tab or in another one. */
+const tokenListeners = new Set<() => void>();
+
+function notifyTokenListeners(): void {
+  for (const listener of [...tokenListeners]) listener();
+}
+
+function onStorage(e: StorageEvent): void {
+  if (e.key === null || e.key === TOKEN_KEY) notifyTokenListeners();
+}
+
+/**
+ * Calls `listener` when the token changes in this tab or in another one. One pair of window
+ * listeners serves every subscriber: each listing card on a page subscribes (through
+ * `useMyUserId`), and adding two window listeners per card added up on a phone.
+ */
 export function subscribeToken(listener: () => void): () => void {
-  const onStorage = (e: StorageEvent) => {
-    if (e.key === null || e.key === TOKEN_KEY) listener();
-  };
-  window.addEventListener(CHANGE_EVENT, listener);
-  window.addEventListener('storage', onStorage);
+  const entry = () => listener();
+  if (tokenListeners.size === 0) {
+    window.addEventListener(CHANGE_EVENT, notifyTokenListeners);
+    window.addEventListener('storage', onStorage);
+  }
+  tokenListeners.add(entry);
   return () => {
-    window.removeEventListener(CHANGE_EVENT, listener);
+    tokenListeners.delete(entry);
+    if (tokenListeners.size > 0) return;
+    window.removeEventListener(CHANGE_EVENT, notifyTokenListeners);
     window.removeEventListener('storage', onStorage);
   };
 }

@@ -36,3 +36,13 @@ export function useCurrentUser(): CurrentUser {
     error: query.error,
   };
 }
+
+/**
+ * My user id from the token's `uid` claim (the claim /users/info confirms), without a query of its
+ * own: for what a page draws many times (listing cards, their badges) and the app's chrome. Each
+ * `useCurrentUser` is a query observer with its own staleness timer; a dashboard drew dozens of
+ * them while it hydrated, a long task on a phone (docs/performance.md).
+ */
+export function useMyUserId(): number | null {
+  return getSessionClaims(useToken())?.uid ?? null;
+}

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { cx } from './cx';
 import { useQuery } from '@tanstack/react-query';
 import { fetchSafetyMe, safetyKeys } from '../api/safety';
-import { useCurrentUser } from '../session/useCurrentUser';
+import { useMyUserId } from '../session/useCurrentUser';
 import {
   BellIcon,
   ChevronDownIcon,
@@ -17,7 +17,7 @@ import {
 /** Accessible menu button (WAI-ARIA menu pattern) with the Settings entries of the top bar. */
 export function SettingsMenu() {
   const [open, setOpen] = useState(false);
-  const { userId } = useCurrentUser();
+  const userId = useMyUserId();
   const moderator = useQuery({ queryKey: safetyKeys.me, queryFn: fetchSafetyMe, staleTime: 5 * 60_000 }).data
     ?.moderator;
   const buttonRef = useRef<HTMLButtonElement>(null);

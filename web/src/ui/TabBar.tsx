@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { Link, useLocation } from 'react-router';
-import { useCurrentUser } from '../session/useCurrentUser';
+import { useMyUserId } from '../session/useCurrentUser';
 import { CountBadge } from './CountBadge';
 import { cx } from './cx';
 import { ChatIcon, HomeIcon, PlusIcon, SearchIcon, UserIcon } from './icons';
@@ -23,7 +23,7 @@ interface Tab {
  */
 export function TabBar() {
   const { pathname } = useLocation();
-  const { userId } = useCurrentUser();
+  const userId = useMyUserId();
   const unread = useUnreadCount();
   const current = tabForPath(pathname, userId);
   const tabs: Tab[] = [

@@ -5,7 +5,7 @@ import { cx } from './cx';
 import { useQuery } from '@tanstack/react-query';
 import { campusLabel, useCampusInfo } from '../api/campus';
 import { fetchSafetyMe, safetyKeys } from '../api/safety';
-import { useCurrentUser } from '../session/useCurrentUser';
+import { useMyUserId } from '../session/useCurrentUser';
 import {
   BellIcon,
   ChatIcon,
@@ -67,7 +67,7 @@ export function TopBar({ unreadCount, extra }: TopBarProps) {
   const contextUnread = useUnreadCount();
   const unread = unreadCount ?? contextUnread;
   const [menuOpen, setMenuOpen] = useState(false);
-  const { userId } = useCurrentUser();
+  const userId = useMyUserId();
   const moderator = useQuery({ queryKey: safetyKeys.me, queryFn: fetchSafetyMe, staleTime: 5 * 60_000 }).data
     ?.moderator;
   // The student's own campus (GET /public/campus with their token): one deployment, many campuses.

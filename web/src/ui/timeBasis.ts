@@ -1,5 +1,5 @@
 import { wallTime, zoneOffsetMs } from '@campus/contract';
-import { useSyncExternalStore } from 'react';
+import { createContext, useContext } from 'react';
 import { isServer, serverRequest } from '../ssr/request';
 
 /**
@@ -75,12 +75,23 @@ export function keepServerClock(sent: SentClock | undefined): void {
 }
 
 const LIVE: TimeBasis = { now: 0 };
-const noSubscription = () => () => {};
-const liveSnapshot = () => LIVE;
 function renderSnapshot(): TimeBasis {
   if (isServer) return serverRequest()?.timeBasis ?? LIVE;
   return hydrationBasis ?? LIVE;
 }
+
+/** Whether a render is to use the server's basis: on the server, and while a rendered page is taken over. */
+export function rendersWithServerBasis(): boolean {
+  return isServer || hydrationBasis !== null;
+}
+
+/**
+ * false while the tree renders with the server's basis, then true (TimeBasisProvider). A context
+ * rather than a store: a store whose browser value differs from the server's makes React draw every
+ * reader again synchronously right after hydration — every listing card and inbox row in one long
+ * task on a phone — while a context switched in a transition is drawn again in slices.
+ */
+export const LiveClockContext = createContext(true);
 
 /** The student's own clock, zone and locale. */
 export function liveBasis(): TimeBasis {
@@ -89,7 +100,8 @@ export function liveBasis(): TimeBasis {
 
 /** The basis of this render: the server's while a rendered page is taken over, then the student's. */
 export function useTimeBasis(): TimeBasis {
-  const basis = useSyncExternalStore(noSubscription, liveSnapshot, renderSnapshot);
+  const live = useContext(LiveClockContext);
+  const basis = live ? LIVE : renderSnapshot();
   return basis === LIVE ? liveBasis() : basis;
 }
 

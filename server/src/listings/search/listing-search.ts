@@ -55,26 +55,6 @@ export function keepsCopy(engine: SearchEngine): engine is ListingSearch {
  * says why). The index keeps each campus's listings apart and scores only that campus's.
  */
 export interface ListingSearch extends SearchEngine {
-  /**
-   * SearchIndex.search once the index is built and fresh (without its diagnostic `stats`, which is
-   * filled in place and could not cross to a worker).
-   */
-  search(
-    campusId: number,
-    query: string,
-    filters: SearchFilters,
-    limit: number,
-    after?: SearchAfter,
-  ): Promise<SearchHit[]>;
-  /** SearchIndex.searchSorted once the index is built and fresh. */
-  searchSorted(
-    campusId: number,
-    query: string,
-    filters: SearchFilters,
-    sort: ListSort,
-    limit: number,
-    after?: SortedAfter,
-  ): Promise<SortedHit[]>;
   /** A listing this process wrote (its campus's partition): searches asked after this call see it. */
   applyRow(row: ListingRow): void;
   /** A listing this process deleted. */

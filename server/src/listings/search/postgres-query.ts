@@ -56,6 +56,8 @@ export interface PreparedQuery {
   similarity: number;
   /** The same for the deep search, run when the usual one finds nothing. */
   deepSimilarity: number;
+  /** Whether it holds three letters or digits in a row, which trigram indexes can look up. */
+  trigrams: boolean;
 }
 
 /**
@@ -89,6 +91,7 @@ export function prepareQuery(text: string): PreparedQuery {
     }
   }
   const oneWord = !lower.includes(' ');
+  const trigrams = /[\p{L}\p{N}]{3}/u.test(lower);
   return {
     text,
     lower,
@@ -96,7 +99,9 @@ export function prepareQuery(text: string): PreparedQuery {
     maxErrors: maxErrors(lower.length),
     oneWord,
     similarity: candidateSimilarity(lower.length, oneWord, false),
-    deepSimilarity: candidateSimilarity(lower.length, oneWord, true),
+    // Without trigrams there are no typo candidates, so no deep pass either.
+    deepSimilarity: candidateSimilarity(lower.length, oneWord, trigrams),
+    trigrams,
     courseCode: normalizeCourseCode(text),
     isbn: normalizeIsbn(text),
     categories,
@@ -127,7 +132,14 @@ export type CandidateSet = 'all' | 'typed';
 function candidates(q: PreparedQuery, set: CandidateSet): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [];
   const like = likePattern(q.lower);
-  if (q.length < 4) {
+  if (!q.trigrams) {
+    // Nothing for a trigram index to look up ("a", "!!!!"): a GIN index would read all of its
+    // entries; the campus's slice of the browse index, filtered, is cheaper.
+    parts.push(
+      sql`strpos(lower(listings.name), ${q.lower}) > 0`,
+      sql`strpos(lower(listings.description), ${q.lower}) > 0`,
+    );
+  } else if (q.length < 4) {
     // Up to 3 characters Fuse allows no typo: the query must appear as it is.
     parts.push(sql`listings.name ilike ${like}`, sql`listings.description ilike ${like}`);
   } else {
@@ -150,7 +162,7 @@ function norm(field: RawBuilder<string>): RawBuilder<number> {
 /** −ln(Fuse's key score) of one text field, 0 when it does not match; typos only when `typos`. */
 function strength(q: PreparedQuery, field: RawBuilder<string>, typos: boolean): RawBuilder<number> {
   let approximate: RawBuilder<number>;
-  if (q.length < 4 || !typos) approximate = sql<number>`0`;
+  if (q.length < 4 || !typos || !q.trigrams) approximate = sql<number>`0`;
   else if (q.oneWord) {
     const k = q.maxErrors;
     const m = q.length;
@@ -195,7 +207,7 @@ function categoryStrength(q: PreparedQuery): RawBuilder<number> {
  * are worked out only for the listings the words index returns for the query, not for every candidate.
  */
 function wordsStrength(q: PreparedQuery, campusId: number): RawBuilder<number> {
-  if (q.length < 4) return sql<number>`0`;
+  if (q.length < 4 || !q.trigrams) return sql<number>`0`;
   const tsq = sql`plainto_tsquery('english'::regconfig, ${q.text})`;
   return sql<number>`(case when id in (
       select listings.id from listings
@@ -269,7 +281,7 @@ export function matches(
  * scoring below this, the typo candidates cannot enter it.
  */
 export function typoBound(q: PreparedQuery): number {
-  if (q.length < 4) return 0;
+  if (q.length < 4 || !q.trigrams) return 0;
   const strength = q.oneWord ? Math.log(q.length) : SUBSTRING_STRENGTH;
   return Math.exp(-KEY_WEIGHTS[0] * strength);
 }

@@ -399,6 +399,30 @@ describe.each(modes)('GET /listings/search ($name)', ({ dialect, engine, env, se
     },
   );
 
+  it('takes wildcards, quotes and punctuation as the text they are', async () => {
+    const cotton = await postListing(
+      t,
+      seller,
+      validFields({
+        name: "100% cotton tee, kids' size",
+        category: 'CLOTHING',
+        description: 'Soft_and_warm',
+      }),
+    );
+    for (const query of ['100%', "kids'", 'soft_and'])
+      expect((await search({ query }))[0]?.id, query).toBe(cotton.id);
+    // Nothing else holds these; "%" and "_" are not wildcards, a quote is not SQL.
+    for (const query of ['%%%%', '____', '\\\\', '!!!!', "'; --"]) {
+      const found = await search({ query });
+      expect(Array.isArray(found), query).toBe(true);
+      expect(
+        found.every((l) => l.id === cotton.id),
+        query,
+      ).toBe(true);
+    }
+    await asStudent(t, seller, { method: 'DELETE', url: `/listing/${cotton.id}` });
+  });
+
   it('finds a new listing at once and forgets a deleted one', async () => {
     const fresh = await postListing(
       t,

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { DEALS_MESSAGES, handoffBodySchema, type Meetup } from '@campus/contract';
+import { DEALS_MESSAGES, HANDOFF_CODE_PATTERN, type Meetup } from '@campus/contract';
 import { serverMessageOf } from '../../api/client';
 import { confirmHandoff } from '../../api/deals';
 import { Button } from '../../ui/Button';
@@ -150,12 +150,13 @@ export function HandoffEntryDialog({
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const parsed = handoffBodySchema.safeParse({ code });
-    if (!parsed.success) {
-      setInputError(parsed.error.issues[0]?.message ?? DEALS_MESSAGES.handoffCodeInvalid);
+    // The contract's pattern, not its schema: Zod stays off a listing page's first evaluation.
+    const typed = code.trim();
+    if (!HANDOFF_CODE_PATTERN.test(typed)) {
+      setInputError(DEALS_MESSAGES.handoffCodeInvalid);
       return;
     }
-    const done = await action.run('handoff', () => confirmHandoff(listingId, parsed.data.code));
+    const done = await action.run('handoff', () => confirmHandoff(listingId, typed));
     if (done) {
       toast.success(`Sold to ${buyerName}. Hand-off confirmed.`);
       (onDone ?? onClose)();

@@ -1,5 +1,6 @@
 import { DEALS_MESSAGES, formatDollars, type Listing } from '@campus/contract';
 import { openMeetup, type DealCards } from './rules';
+import { possessive } from './systemWords';
 
 /**
  * The ONE next step of a deal for the viewer of a chat, pinned under the chat header: what they
@@ -27,11 +28,6 @@ export interface StepInput {
   /** A confirmed deal with the peer this viewer has not rated yet. */
   canRate: boolean;
   now?: number;
-}
-
-/** "Omar's", "James'": the possessive of a first name. */
-export function possessive(name: string): string {
-  return name.endsWith('s') ? `${name}'` : `${name}'s`;
 }
 
 export function nextStep({

@@ -1,13 +1,13 @@
 import {
   DEALS_DURATIONS_MS,
   DEALS_MESSAGES,
-  amountSchema,
   type ChatMessage,
   type Listing,
   type ListingStatus,
   type Meetup,
   type Offer,
   type ReservedFor,
+  readPrice,
 } from '@campus/contract';
 
 /**
@@ -104,12 +104,15 @@ export function meetupActions(
   return none;
 }
 
-/** A typed amount, mirrored from the contract's amountSchema; a leading "$" and spaces are allowed. */
+/**
+ * A typed amount, read as the contract's amountSchema reads a string (with its `readPrice`, not the
+ * schema: this module is evaluated by every page with a deal on it, and the schema would make Zod
+ * part of a listing page's first evaluation); a leading "$" and spaces are allowed.
+ */
 export function checkAmount(input: string): { amount: string } | { error: string } {
   const text = input.trim().replace(/^\$\s*/, '');
   if (text === '') return { error: DEALS_MESSAGES.amountRequired };
-  const parsed = amountSchema.safeParse(text);
-  if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? DEALS_MESSAGES.amountInvalid };
+  if (!readPrice(text).ok) return { error: DEALS_MESSAGES.amountInvalid };
   return { amount: text };
 }
 

@@ -1,5 +1,4 @@
 import { DEAL_EVENTS, formatDollars, type ChatMessage } from '@campus/contract';
-import { possessive } from './nextStep';
 
 /**
  * A deal's system line as its reader should hear it. The server's line is neutral ("Maya accepted
@@ -58,4 +57,12 @@ export function systemText(m: ChatMessage, myId: number | null, peer: string): s
     }
   }
   return m.content;
+}
+
+/**
+ * "Omar's", "James'": the possessive of a first name. Here rather than in nextStep.ts, so that the
+ * inbox (which words system lines) does not load the deal rules nextStep.ts reads.
+ */
+export function possessive(name: string): string {
+  return name.endsWith('s') ? `${name}'` : `${name}'s`;
 }

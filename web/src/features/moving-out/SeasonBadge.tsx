@@ -1,5 +1,5 @@
 import { HOLD_MESSAGES, MOVE_OUT_MESSAGES, type Listing } from '@campus/contract';
-import { useCurrentUser } from '../../session/useCurrentUser';
+import { useMyUserId } from '../../session/useCurrentUser';
 import { cx } from '../../ui/cx';
 
 const BADGE = 'inline-flex items-center gap-1 rounded-lg px-2.5 py-0.5 text-xs leading-snug font-semibold';
@@ -15,7 +15,7 @@ export function SeasonBadge({
   listing: Pick<Listing, 'mustGoBy' | 'heldUntil' | 'reservedFor'>;
   className?: string;
 }) {
-  const { userId } = useCurrentUser();
+  const userId = useMyUserId();
   if (listing.mustGoBy) {
     return (
       <span className={cx(BADGE, 'bg-orange-100 text-orange-900 ring-1 ring-orange-300', className)}>

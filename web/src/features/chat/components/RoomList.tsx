@@ -8,7 +8,9 @@ import { cx } from '../../../ui/cx';
 import { EmptyState } from '../../../ui/EmptyState';
 import { ChatIcon, ImageIcon, SearchIcon } from '../../../ui/icons';
 import { Spinner } from '../../../ui/Spinner';
-import { formatFullTime, formatRoomTime, fullName, messagePreview, type ChatNavState } from '../model';
+import { useMyUserId } from '../../../session/useCurrentUser';
+import { formatFullTime, formatRoomTime, fullName, type ChatNavState } from '../model';
+import { roomPreview } from '../roomPreview';
 import { roomMessagesQuery } from '../store';
 import { useChatRooms } from '../useChatRooms';
 import { Avatar } from './Avatar';
@@ -76,7 +78,8 @@ function RoomRow({
 }) {
   const basis = useTimeBasis();
   const name = fullName(room.peer) || 'Student';
-  const preview = messagePreview(room.lastMessage);
+  const myId = useMyUserId();
+  const preview = roomPreview(room.lastMessage, myId, room.peer.firstName || 'Student');
   const isPhoto = room.lastMessage !== null && !room.lastMessage.content.trim() && !!room.lastMessage.url;
   const unread = room.unreadCount > 0;
   const onClick = (e: MouseEvent<HTMLAnchorElement>) => {

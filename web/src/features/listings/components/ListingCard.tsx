@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CATEGORY_LABELS, formatDollars, type Listing } from '@campus/contract';
-import { useCurrentUser } from '../../../session/useCurrentUser';
+import { useMyUserId } from '../../../session/useCurrentUser';
 import { cx } from '../../../ui/cx';
 import { HeartIcon } from '../../../ui/icons';
 import { listedAgo } from '../format';
@@ -44,7 +44,7 @@ export function ListingCard({
   const state: SingleListingState = { listing };
   const tile = layout === 'tile';
   const ago = listedAgo(listing.createdAt, basis);
-  const { userId } = useCurrentUser();
+  const userId = useMyUserId();
   // Students save others' listings; the seller sees how many saved theirs instead.
   const own = userId !== null && listing.seller.id === userId;
   return (
