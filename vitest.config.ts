@@ -51,7 +51,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'app',
-          include: ['server/src/**/*.test.ts'],
+          // deploy/: the nginx cluster (two server processes behind nginx, PostgreSQL + Redis).
+          include: ['server/src/**/*.test.ts', 'deploy/**/*.test.ts'],
           // Migrates the template databases every test app copies, once per run.
           globalSetup: ['server/test/global-setup.ts'],
           // Each test file builds its own apps on its own databases and keeps no state in modules,

@@ -12,7 +12,8 @@ export interface SyntheticListing {
   priceCents: number;
 }
 
-const ITEMS: Record<Category, string[]> = {
+/** The word lists, exported for the scale benchmark's SQL loader (bench/targets/scale-seed.ts). */
+export const ITEMS: Record<Category, string[]> = {
   BOOKS: [
     'Calculus textbook',
     'Organic chemistry textbook',
@@ -165,7 +166,7 @@ const ITEMS: Record<Category, string[]> = {
   ],
 };
 
-const ADJECTIVES = [
+export const ADJECTIVES = [
   'Lightly used',
   'Brand new',
   'Almost new',
@@ -188,7 +189,7 @@ const ADJECTIVES = [
   'Sturdy',
 ];
 
-const BRANDS = [
+export const BRANDS = [
   'Sony',
   'Apple',
   'Samsung',
@@ -217,7 +218,7 @@ const BRANDS = [
   'Kindle',
 ];
 
-const OPENERS = [
+export const OPENERS = [
   'Selling my',
   'Moving out, so selling my',
   'Graduating and need to get rid of my',
@@ -232,7 +233,7 @@ const OPENERS = [
   'Like new',
 ];
 
-const DETAILS = [
+export const DETAILS = [
   'No scratches or dents.',
   'Comes with the original box.',
   'Pickup near the library.',
@@ -264,7 +265,7 @@ function pick<T>(rand: () => number, list: readonly T[]): T {
   return list[Math.floor(rand() * list.length)] as T;
 }
 
-const PRICE_RANGES: Record<Category, [number, number]> = {
+export const PRICE_RANGES: Record<Category, [number, number]> = {
   BOOKS: [5, 120],
   ELECTRONICS: [10, 600],
   LIFESTYLE: [5, 250],

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import {
   CHAT_LIMIT_MESSAGES,
   CHAT_LIMITS,
@@ -178,6 +179,18 @@ export function deliverEvent(stomp: StompServer, event: ChatEvent): void {
   }
 }
 
+/**
+ * The client's address behind a trusted reverse proxy, as Fastify's request.ip has it with
+ * `trustProxy: true`: the first X-Forwarded-For entry (deploy/nginx sets it to the address nginx
+ * saw), else the socket's peer. Without it every student behind nginx would share one pending-socket
+ * allowance, and a reconnect wave after a restart would be refused with 429.
+ */
+export function forwardedClientAddress(req: IncomingMessage): string {
+  const header = req.headers['x-forwarded-for'];
+  const first = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim();
+  return first || (req.socket.remoteAddress ?? 'unknown');
+}
+
 export function createStompServer(
   ctx: AppContext,
   hooks: StompHooks,
@@ -199,6 +212,7 @@ export function createStompServer(
     maxSessionsPerUser: CHAT_LIMITS.maxSessionsPerStudent,
     tooManySessionsMessage: CHAT_LIMIT_MESSAGES.tooManySessions,
     maxPendingPerIp: CHAT_LIMITS.maxPendingSocketsPerIp,
+    ...(ctx.config.trustProxy ? { clientAddress: forwardedClientAddress } : {}),
     ...server,
     session: {
       logger: ctx.logger,

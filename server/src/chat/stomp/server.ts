@@ -30,6 +30,11 @@ export interface StompServerOptions {
   tooManySessionsMessage?: string;
   /** Sockets per client IP that have not completed CONNECT yet; more are refused with 429. */
   maxPendingPerIp?: number;
+  /**
+   * The client address that cap counts (default: the socket's peer). Behind a reverse proxy every
+   * socket comes from the proxy, so the app passes the address the proxy forwards (TRUST_PROXY).
+   */
+  clientAddress?: (req: IncomingMessage) => string;
   /** Longest stretch of delivery work before yielding to the event loop (ms). */
   deliverySliceMs?: number;
 }
@@ -251,7 +256,7 @@ export class StompServer {
       return;
     }
     if (this.closing) return reject(socket, 503, 'Service Unavailable');
-    const ip = req.socket.remoteAddress ?? 'unknown';
+    const ip = this.options.clientAddress?.(req) ?? req.socket.remoteAddress ?? 'unknown';
     if ((this.pendingByIp.get(ip) ?? 0) >= this.limits.maxPendingPerIp) {
       return reject(socket, 429, 'Too Many Requests');
     }
