@@ -22,6 +22,12 @@ async function apiAs<T>(page: Page, method: 'GET' | 'POST', url: string, data?: 
 
 const roomOf = (a: number, b: number) => (a < b ? `${a}:${b}` : `${b}:${a}`);
 
+test.afterAll(async ({ request }) => {
+  // Later journeys on this server see real time again (university sign-in checks the ID token's
+  // expiry against this clock).
+  await request.post('/e2e/clock', { data: { reset: true } });
+});
+
 test('a free item is claimed by three, drawn, picked up with the hand-off code', async ({ browser }) => {
   test.slow();
   const giverCtx = await browser.newContext({ viewport: phone });
