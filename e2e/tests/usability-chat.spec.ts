@@ -86,7 +86,7 @@ test('chat shows which listing each part of the thread is about; sold listings c
   await expect(seller.getByRole('button', { name: 'Mark as Unsold' })).toBeVisible();
   // The button flips at once (optimistic); the server has the sale only when the toast says so.
   // Loading the buyer's page before that could show the listing still available.
-  await expect(seller.getByText('Marked as sold')).toBeVisible();
+  await expect(seller.getByText('Marked as sold', { exact: true })).toBeVisible();
   await buyer.goto(`/single_listing/${suitcaseId}`);
   await expect(buyer.getByText('This item has been sold', { exact: false })).toBeVisible();
   await expect(buyer.getByRole('button', { name: 'Chat with the seller' })).toHaveCount(0);
