@@ -17,7 +17,7 @@ import { CHAT_LIMITS, roomIdFor, type Listing } from '@campus/contract';
 import { Client, type IMessage } from '@stomp/stompjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createOwnedPgDatabase } from '../bench/lib/pg.js';
+import { createOwnedPgDatabase, searchReaderUrl } from '../bench/lib/pg.js';
 import { acrossCampuses } from '../server/src/db/campus-scope.js';
 import { openDb } from '../server/src/db/connection.js';
 import { migrateToLatest } from '../server/src/db/migrate.js';
@@ -136,6 +136,8 @@ describe.skipIf(!enabled)('a cluster of two processes behind nginx (deploy/)', (
         .execute(),
     );
     await db.close();
+    // The search reader an operator creates (docs/operations.md, "Search in PostgreSQL").
+    const searchUrl = await searchReaderUrl(DATABASE!, database.url);
     const [b, s] = await Promise.all(
       users.map(async (u) => ({
         id: u.id,
@@ -159,6 +161,7 @@ describe.skipIf(!enabled)('a cluster of two processes behind nginx (deploy/)', (
         WEB_DIST: '/nonexistent',
         // Scaled mode as features.md §F has it: search in PostgreSQL, photos in the bucket.
         SEARCH_ENGINE: 'postgres',
+        SEARCH_DATABASE_URL: searchUrl,
         ...bucket.env,
       },
       nginxServerExtra: 'add_header X-Upstream $upstream_addr always;',

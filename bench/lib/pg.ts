@@ -31,3 +31,30 @@ export async function createOwnedPgDatabase(
   url.password = '';
   return { url: url.toString(), drop: created.drop };
 }
+
+export const BENCH_SEARCH_ROLE = 'cm_bench_search';
+
+/**
+ * The search reader an operator creates for SEARCH_ENGINE=postgres (server/src/db/search-reader.ts):
+ * a role row-level security does not hold that may only read listings. Call after the migrations
+ * (the grant names the table); returns its SEARCH_DATABASE_URL for the database at `ownedUrl`.
+ */
+export async function searchReaderUrl(base: string, ownedUrl: string): Promise<string> {
+  const name = new URL(ownedUrl).pathname.slice(1);
+  const adminUrl = new URL(base);
+  adminUrl.pathname = `/${name}`;
+  const admin = new pg.Client({ connectionString: adminUrl.toString() });
+  await admin.connect();
+  try {
+    await admin.query(
+      `do $$ begin create role ${BENCH_SEARCH_ROLE} login nosuperuser bypassrls; exception when duplicate_object then null; end $$`,
+    );
+    await admin.query(`grant select on listings to ${BENCH_SEARCH_ROLE}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(ownedUrl);
+  url.username = BENCH_SEARCH_ROLE;
+  url.password = '';
+  return url.toString();
+}

@@ -18,7 +18,8 @@
  *
  * The memory engine keeps every listing in every process (1.8 GB RSS at 1M): it runs with
  * BENCH_SCALE_MEMORY_PROCESSES (1) processes. Environment also: BENCH_SCALE_PROCESSES (4),
- * BENCH_SCALE_ROUNDS (3), BENCH_DATABASE_URL / TEST_DATABASE_URL, BENCH_REDIS_URL / TEST_REDIS_URL.
+ * BENCH_SCALE_ROUNDS (3), BENCH_SCALE_SEARCH_READER (1: search in PostgreSQL through SEARCH_DATABASE_URL;
+ * 0: under row-level security), BENCH_DATABASE_URL / TEST_DATABASE_URL, BENCH_REDIS_URL / TEST_REDIS_URL.
  * Figures are printed and saved to bench/results/scale.md; BENCH_DOC=1 also writes them between the
  * scale markers of docs/performance.md. Never part of `npm test`.
  */
@@ -30,7 +31,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { buildIfNeeded, startCluster, type Cluster } from '../../deploy/cluster.js';
 import { BENCH_QUERIES } from '../lib/corpus.js';
-import { createOwnedPgDatabase } from '../lib/pg.js';
+import { createOwnedPgDatabase, searchReaderUrl } from '../lib/pg.js';
 import { commandLine, measuredOn, reportMode, writeReport } from '../lib/report.js';
 import { percentiles, type Percentiles } from './listings-report.js';
 import { agent, filterParams, get } from './listings-queries.js';
@@ -53,6 +54,8 @@ const CHAT_CLIENTS = Math.max(2, Math.floor(num('BENCH_SCALE_CHAT_CLIENTS', 1000
 const CHAT_RATE = num('BENCH_SCALE_CHAT_RATE', 1000);
 const CHAT_SECONDS = num('BENCH_SCALE_CHAT_SECONDS', 30);
 const UPLOADS = num('BENCH_SCALE_UPLOADS', 40);
+/** Search in PostgreSQL through its reader (SEARCH_DATABASE_URL), as deploy/ runs it; 0: under row-level security. */
+const SEARCH_READER = process.env.BENCH_SCALE_SEARCH_READER !== '0';
 const ENGINES = (process.env.BENCH_SCALE_ENGINES ?? 'postgres,memory').split(',').map((e) => e.trim());
 const SMALL_ENGINES = (process.env.BENCH_SCALE_SMALL_ENGINES ?? 'postgres,memory')
   .split(',')
@@ -148,6 +151,8 @@ async function topTen(
 
 interface Scratch {
   ownerUrl: string;
+  /** SEARCH_DATABASE_URL: the search reader's role on the same database (lib/pg.ts). */
+  searchUrl: string;
   dataDir: string;
   data: ScaleData;
   browseIds: number[];
@@ -177,6 +182,7 @@ async function scratch(total: number, largest: number): Promise<Scratch> {
   await admin.end();
   return {
     ownerUrl: created.url,
+    searchUrl: await searchReaderUrl(PG_URL, created.url),
     dataDir,
     data,
     browseIds: ids.rows.map((r) => r.id),
@@ -207,6 +213,7 @@ async function cluster(s: Scratch, engine: string, processes: number, bucketEnv:
       JWT_SECRET,
       CAMPUSES: s.data.campusesFile,
       SEARCH_ENGINE: engine,
+      ...(engine === 'postgres' && SEARCH_READER ? { SEARCH_DATABASE_URL: s.searchUrl } : {}),
       ...bucketEnv,
     },
   });

@@ -247,7 +247,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
     {
       search:
         config.searchEngine === 'postgres'
-          ? postgresSearch(ctx)
+          ? await postgresSearch(ctx)
           : memorySearch(ctx, options.searchWorker ?? config.nodeEnv !== 'test'),
     },
     {

@@ -148,6 +148,10 @@ const envSchema = z.object({
     .max(16, 'must be at most 16')
     .optional(),
   SEARCH_ENGINE: z.enum(['memory', 'postgres'], { error: 'must be memory or postgres' }).default('memory'),
+  SEARCH_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   STUDENT_STATUS_MONTHS: z.coerce
     .number({ error: 'must be a whole number of months' })
     .int('must be a whole number of months')
@@ -241,6 +245,11 @@ export interface Config {
    * (search in the database, listings/search/postgres-search.ts; needs DATABASE_URL).
    */
   searchEngine: 'memory' | 'postgres';
+  /**
+   * SEARCH_DATABASE_URL: with SEARCH_ENGINE=postgres, the read-only role searches connect as, one
+   * row-level security does not hold (db/search-reader.ts says why); undefined = DATABASE_URL's.
+   */
+  searchDatabaseUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -267,6 +276,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.SEARCH_ENGINE === 'postgres' && !e.DATABASE_URL) {
     throw new ConfigError([
       'SEARCH_ENGINE: postgres searches in PostgreSQL, so DATABASE_URL must be a postgres:// URL (or leave SEARCH_ENGINE unset for the in-memory index)',
+    ]);
+  }
+  if (e.SEARCH_DATABASE_URL && e.SEARCH_ENGINE !== 'postgres') {
+    throw new ConfigError([
+      'SEARCH_DATABASE_URL: only search in PostgreSQL reads through it; set SEARCH_ENGINE=postgres or remove it',
     ]);
   }
   const dataDir = path.resolve(e.DATA_DIR);
@@ -324,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchThreads: e.SEARCH_THREADS ?? Math.min(4, os.availableParallelism()),
     bucket: bucket.config,
     searchEngine: e.SEARCH_ENGINE,
+    searchDatabaseUrl: e.SEARCH_DATABASE_URL,
   };
 }
 

@@ -52,6 +52,12 @@ export interface TestAppOptions extends BuildOptions {
   /** Share Redis channels and counters with another test app (cross-process tests). */
   keyPrefix?: string;
   env?: Record<string, string>;
+  /**
+   * With SEARCH_ENGINE=postgres, search through a reader on the test database (SEARCH_DATABASE_URL,
+   * as production should run it) unless env names one or this is false (search under row-level
+   * security). Default true.
+   */
+  searchReader?: boolean;
   /** Reuse this data directory (and its SQLite file); it is left in place on close (restart tests). */
   dataDir?: string;
 }
@@ -109,6 +115,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     DAILY_CONVERSATIONS_MAX: '1000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(options.redis && redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...(options.env?.SEARCH_ENGINE === 'postgres' && databaseUrl && options.searchReader !== false
+      ? { SEARCH_DATABASE_URL: databaseUrl }
+      : {}),
     ...options.env,
   });
   // Without an explicit prefix the app derives one from its (fresh) database's deployment id.

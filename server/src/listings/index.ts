@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
+import { openSearchReader } from '../db/search-reader.js';
 import { registerMediaRoutes } from '../media/index.js';
 import { registerFreshness } from './freshness.js';
 import { HotCache } from './hot-cache.js';
@@ -121,7 +123,24 @@ export function memorySearch(ctx: AppContext, inWorkers: boolean): ListingSearch
   );
 }
 
-/** SEARCH_ENGINE=postgres: search in the database (search/postgres-search.ts); nothing is kept here. */
-export function postgresSearch(ctx: AppContext): SearchEngine {
-  return new PostgresSearch(ctx.db, ctx.clock);
+/**
+ * SEARCH_ENGINE=postgres: search in the database (search/postgres-search.ts); nothing is kept here.
+ * Through SEARCH_DATABASE_URL's reader when given (its role is checked first: start-up fails for
+ * one that would find nothing or could write), else as every other read.
+ */
+export async function postgresSearch(ctx: AppContext): Promise<SearchEngine> {
+  const url = ctx.config.searchDatabaseUrl;
+  if (!url) {
+    if (ctx.config.nodeEnv === 'production')
+      ctx.logger.warn(
+        'SEARCH_ENGINE=postgres without SEARCH_DATABASE_URL: searches run under row-level security, which keeps PostgreSQL from using the text indexes (seconds per search on a campus of 100,000 listings; docs/operations.md, "Search in PostgreSQL")',
+      );
+    return new PostgresSearch(ctx.db, ctx.clock);
+  }
+  // The app's role owns listings, so it can let the reader read them (and only them).
+  const grantRead = async (role: string) => {
+    await sql`grant select on listings to ${sql.id(role)}`.execute(ctx.db.kysely);
+  };
+  const reader = await openSearchReader(url, ctx.config.nodeEnv === 'production', grantRead);
+  return new PostgresSearch(ctx.db, ctx.clock, reader);
 }

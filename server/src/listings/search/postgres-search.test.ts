@@ -171,8 +171,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('search in PostgreSQL', () => {
 
 /**
  * The app connects as an ordinary role that owns its database (docs/operations.md, "PostgreSQL
- * roles"): migration 022 creates the trusted extensions as that role, and search runs under
- * row-level security like every other read.
+ * roles"): migration 022 creates the trusted extensions as that role, and without a search reader
+ * (SEARCH_DATABASE_URL, search-reader.test.ts) search runs under row-level security like every
+ * other read.
  */
 describe.skipIf(!process.env.TEST_DATABASE_URL)('search in PostgreSQL as an ordinary role', () => {
   const role = `cm_search_${randomBytes(4).toString('hex')}`;
@@ -201,6 +202,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('search in PostgreSQL as an ordi
     t = await createTestApp({
       databaseUrl: url.toString(),
       env: { ...TWO_CAMPUSES, SEARCH_ENGINE: 'postgres' },
+      searchReader: false,
     });
     const extensions = await sql<{ extname: string; owner: string }>`
       select extname, pg_get_userbyid(extowner) as owner from pg_extension
