@@ -29,7 +29,13 @@ import { registerClaims, type ClaimsOptions } from './claims/index.js';
 import { checkLogin, registerSafety, safetyGuards } from './safety/index.js';
 import { announceDealMessage, registerNotifications } from './notifications/index.js';
 import { createMailer, outboxRoutes, registerMailJobs, type Mailer } from './mail/index.js';
-import { createPhotoStorage, registerMediaJobs, type BucketTimeouts } from './media/index.js';
+import {
+  createPhotoStorage,
+  registerMediaJobs,
+  scheduleOrphanSweeps,
+  sweepWorkingFiles,
+  type BucketTimeouts,
+} from './media/index.js';
 import { registerShare } from './share/index.js';
 import { registerSso, requestLogLine } from './sso/index.js';
 import { registerWeb } from './web/index.js';
@@ -64,6 +70,17 @@ export interface BuildOptions {
   claims?: ClaimsOptions;
   /** Bounds of calls to the photo bucket (tests shorten them; media/bucket-storage.ts). */
   bucketTimeouts?: Partial<BucketTimeouts>;
+  /**
+   * The daily sweep of stored images no row names (media/orphans.ts). `schedule`: file the next
+   * run at start-up (default: outside NODE_ENV=test, where tests that move the clock by days would
+   * see it among their jobs; the sweep's tests file it themselves). `pageSize`: files per run.
+   */
+  orphanSweep?: { schedule?: boolean; pageSize?: number };
+  /**
+   * Load the memory search index at start-up, /readyz answering 503 until it is loaded (default:
+   * outside NODE_ENV=test; listings/readiness.ts).
+   */
+  loadSearchIndexAtStart?: boolean;
 }
 
 declare module 'fastify' {
@@ -130,6 +147,8 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
   const clock = options.clock ?? Date.now;
   const campuses = await loadCampuses(db, config.campuses, clock());
   const photoStorage = await createPhotoStorage(config, campuses, clock, options.bucketTimeouts);
+  // What a crashed process left half-received in this DATA_DIR (the daily sweep does it again).
+  await sweepWorkingFiles(config.dataDir, clock());
   const ctx: AppContext = {
     config,
     campuses,
@@ -158,7 +177,7 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
     authenticate: async () => null,
   };
   registerMailJobs(ctx);
-  registerMediaJobs(ctx);
+  registerMediaJobs(ctx, { orphanPageSize: options.orphanSweep?.pageSize });
   // Safety decides who may log in (suspension, student status); accounts never imports it.
   const accounts = new AccountsService(ctx, { checkLogin: (user) => checkLogin(ctx, user) });
   ctx.authenticate = (token) => accounts.authenticate(token);
@@ -211,24 +230,6 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
       status: 'ok',
     }),
   );
-  app.get(
-    '/readyz',
-    doc({
-      ...ops,
-      summary: 'Readiness (database reachable)',
-      response: z.object({ status: z.literal('ready'), database: z.enum(['sqlite', 'postgres']) }),
-      errors: [503],
-    }),
-    async (_request, reply) => {
-      try {
-        await db.ping();
-        return { status: 'ready', database: db.dialect };
-      } catch {
-        return reply.code(503).send({ message: 'Database unreachable', code: 'NOT_READY' });
-      }
-    },
-  );
-
   await registerCampuses(app, ctx);
   await app.register(accountsRoutes(ctx, accounts));
   await registerSso(app, ctx, accounts);
@@ -249,11 +250,32 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
         config.searchEngine === 'postgres'
           ? await postgresSearch(ctx)
           : memorySearch(ctx, options.searchWorker ?? config.nodeEnv !== 'test'),
+      loadIndexAtStart: options.loadSearchIndexAtStart,
     },
     {
       checkWrite: (principal, text, kind) => guards.checkListingWrite(principal, text, kind),
       hiddenSellers: guards.blockedSellers,
       toggleSold: (sellerId, listingId) => deals.sold.toggle(sellerId, listingId),
+    },
+  );
+  app.get(
+    '/readyz',
+    doc({
+      ...ops,
+      summary: 'Readiness (database reachable, search index loaded)',
+      response: z.object({ status: z.literal('ready'), database: z.enum(['sqlite', 'postgres']) }),
+      errors: [503],
+    }),
+    async (_request, reply) => {
+      try {
+        await db.ping();
+      } catch {
+        return reply.code(503).send({ message: 'Database unreachable', code: 'NOT_READY' });
+      }
+      // The memory engine loading its index at start-up: a search now would wait minutes.
+      if (!listings.searchReady())
+        return reply.code(503).send({ message: 'Search index still loading', code: 'NOT_READY' });
+      return { status: 'ready', database: db.dialect };
     },
   );
   await registerClaims(app, ctx, deals, options.claims);
@@ -279,6 +301,8 @@ export async function buildApp(given: Config, options: BuildOptions = {}): Promi
     options.webDist ?? process.env.WEB_DIST ?? DEFAULT_WEB_DIST,
     options.pageRenderBudgetMs,
   );
+  // The next daily orphan sweep of every campus (deduplicated across processes by its key).
+  if (options.orphanSweep?.schedule ?? config.nodeEnv !== 'test') await scheduleOrphanSweeps(ctx);
   // Jobs a stopped process was holding run now, not after their lease; then the worker starts.
   await ctx.jobs.reclaimDead();
   // Every module has registered its job handlers by now.

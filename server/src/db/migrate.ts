@@ -23,6 +23,7 @@ import { bundlesMigration } from './migrations/019_bundles.js';
 import { holdAndMoveOutMigration } from './migrations/020_hold_and_move_out.js';
 import { universitySignInMigration } from './migrations/021_university_sign_in.js';
 import { searchInPostgresMigration } from './migrations/022_search_in_postgres.js';
+import { storedImageKeysMigration } from './migrations/023_stored_image_keys.js';
 
 /** Migrations are plain modules bundled with the server, so the built app needs no migration folder. */
 const migrations: Record<string, (db: Db) => Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, (db: Db) => Migration> = {
   '020_hold_and_move_out': holdAndMoveOutMigration,
   '021_university_sign_in': universitySignInMigration,
   '022_search_in_postgres': searchInPostgresMigration,
+  '023_stored_image_keys': storedImageKeysMigration,
 };
 
 /** Migrations rewrite tables whole, across every campus (db/campus-scope.ts). */

@@ -7,6 +7,7 @@ import { registerFreshness } from './freshness.js';
 import { HotCache } from './hot-cache.js';
 import { Personaliser } from './personalise.js';
 import { PhotosService } from './photos.js';
+import { SearchReadiness } from './readiness.js';
 import { listingsRoutes } from './routes.js';
 import { keepsCopy, type ListingSearch, type SearchEngine } from './search/listing-search.js';
 import { LiveSearchIndex } from './search/live-index.js';
@@ -47,6 +48,11 @@ export interface ListingsModule {
   cache: HotCache;
   /** Price steps and taking listings off the market for the move-out season (moving-out/). */
   season: SeasonWrites;
+  /**
+   * False while the memory engine's index is still loading at start-up (GET /readyz answers 503):
+   * a search now would wait for the load. Always true with SEARCH_ENGINE=postgres.
+   */
+  searchReady(): boolean;
 }
 
 declare module 'fastify' {
@@ -62,7 +68,14 @@ declare module 'fastify' {
 export async function registerListings(
   app: FastifyInstance,
   ctx: AppContext,
-  options: { search: SearchEngine },
+  options: {
+    search: SearchEngine;
+    /**
+     * Load a memory index while the server starts (default: outside NODE_ENV=test, where most
+     * tests build many apps and the index loads on the first search instead).
+     */
+    loadIndexAtStart?: boolean;
+  },
   deps: ListingsDeps,
 ): Promise<ListingsModule> {
   const search = options.search;
@@ -88,18 +101,18 @@ export async function registerListings(
   await registerMediaRoutes(app, ctx);
   await app.register(listingsRoutes(ctx, service, cache, { personaliser, photos }));
   await registerFreshness(app, ctx, service, personaliser);
-  if (ctx.config.nodeEnv !== 'test' && copy) {
-    // Build the search index while the server starts, so the first search does not wait for it.
-    app.addHook('onReady', async () => {
-      search.warm().catch((err: unknown) => ctx.logger.error({ err }, 'building the search index failed'));
-    });
-  }
+  const loadAtStart = copy !== undefined && (options.loadIndexAtStart ?? ctx.config.nodeEnv !== 'test');
+  const readiness = new SearchReadiness(search, ctx.logger, loadAtStart);
+  // Build the search index while the server starts, so the first search does not wait for it; the
+  // process says it is not ready until it is built.
+  if (loadAtStart) app.addHook('onReady', async () => readiness.load());
   const listings: ListingsModule = {
     service,
     search,
     personaliser,
     cache,
     season: new SeasonWrites(ctx.domainEvents),
+    searchReady: () => readiness.ready(),
   };
   app.decorate('listings', listings);
   return listings;

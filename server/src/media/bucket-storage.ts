@@ -10,8 +10,8 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ImageVariants } from '@campus/contract';
 import type { BucketConfig } from './bucket-config.js';
-import type { ImagePair, PhotoStorage, Visibility } from './photo-storage.js';
-import { STORED_NAME } from './storage.js';
+import type { ImagePair, PhotoStorage, StoredFile, Visibility } from './photo-storage.js';
+import { STORED_NAME, ownerKeyOf } from './storage.js';
 import {
   VARIANT_FORMATS,
   VARIANT_WIDTHS,
@@ -69,6 +69,12 @@ const LISTED_PHOTO = /^([a-z0-9][a-z0-9-]*)\/photos\/([0-9a-f-]{36}\.jpg)$/;
 
 /** Folders under a campus: public images and chat photos apart, so a bucket policy can tell them. */
 const FOLDER: Record<Visibility, string> = { public: 'photos', private: 'chat' };
+
+/** Under a campus's prefix: `photos/<name>` or `chat/<name>`, the only objects the sweep touches. */
+const CAMPUS_OBJECT = /^(?:photos|chat)\/([^/]+)$/;
+
+/** The most keys ListObjectsV2 answers and DeleteObjects takes at once. */
+const BUCKET_PAGE = 1000;
 
 function notFound(err: unknown): boolean {
   return (
@@ -186,12 +192,16 @@ export class BucketStorage implements PhotoStorage {
         this.objectKey(campusId, 'private', k),
         ...variantKeys(k).map((v) => this.objectKey(campusId, 'public', v)),
       ]);
-    // DeleteObjects takes up to 1,000 keys; a listing's photos and an avatar stay far below.
-    for (let i = 0; i < objects.length; i += 1000) {
+    await this.deleteObjects(objects);
+  }
+
+  /** Deletes objects by full key, 1,000 per request; missing ones are fine, any other refusal throws. */
+  private async deleteObjects(keys: readonly string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += BUCKET_PAGE) {
       const out = await this.client.send(
         new DeleteObjectsCommand({
           Bucket: this.config.bucket,
-          Delete: { Objects: objects.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true },
+          Delete: { Objects: keys.slice(i, i + BUCKET_PAGE).map((Key) => ({ Key })), Quiet: true },
         }),
         this.bounded(),
       );
@@ -292,6 +302,46 @@ export class BucketStorage implements PhotoStorage {
       token = page.NextContinuationToken;
       seen = new Set(names);
     }
+  }
+
+  /** The stored images of the campus's prefix, one ListObjectsV2 page after `after`. */
+  async listStored(
+    campusId: number,
+    after: string,
+    limit: number,
+  ): Promise<{ files: StoredFile[]; next: string | null }> {
+    const prefix = `${this.slugOf(campusId)}/`;
+    const page = await this.client.send(
+      new ListObjectsV2Command({
+        Bucket: this.config.bucket,
+        Prefix: prefix,
+        MaxKeys: Math.min(limit, BUCKET_PAGE),
+        ...(after.startsWith(prefix) ? { StartAfter: after } : {}),
+      }),
+      this.bounded(),
+    );
+    const files: StoredFile[] = [];
+    let last: string | undefined;
+    for (const object of page.Contents ?? []) {
+      if (!object.Key) continue;
+      last = object.Key;
+      const name = CAMPUS_OBJECT.exec(object.Key.slice(prefix.length))?.[1];
+      const key = name === undefined ? null : ownerKeyOf(name);
+      // No date: treated as just written, so never swept.
+      if (key !== null && object.LastModified)
+        files.push({ ref: object.Key, key, modifiedAt: object.LastModified.getTime() });
+    }
+    return { files, next: page.IsTruncated && last ? last : null };
+  }
+
+  async removeStored(campusId: number, refs: readonly string[]): Promise<void> {
+    const prefix = `${this.slugOf(campusId)}/`;
+    const foreign = refs.find((r) => {
+      const name = r.startsWith(prefix) ? CAMPUS_OBJECT.exec(r.slice(prefix.length))?.[1] : undefined;
+      return name === undefined || ownerKeyOf(name) === null;
+    });
+    if (foreign !== undefined) throw new Error(`not a stored image of campus ${prefix}: ${foreign}`);
+    await this.deleteObjects(refs);
   }
 
   publicUrl(campusId: number, key: string): string {

@@ -1,5 +1,6 @@
 import type { ImageVariants } from '@campus/contract';
-import type { ImagePair, PhotoStorage } from './photo-storage.js';
+import { listFolder, removeFromFolder } from './disk-listing.js';
+import type { ImagePair, PhotoStorage, StoredFile } from './photo-storage.js';
 import { UPLOADS_PREFIX, removeKeys, uploadsDir, urlForKey, writeImagePair } from './storage.js';
 import { ensureVariants, photosMissingVariants, variantTemplate } from './variants.js';
 
@@ -37,6 +38,19 @@ export class DiskStorage implements PhotoStorage {
     const { keys, next } = await photosMissingVariants(this.dir, after, limit);
     for (const key of keys) await ensureVariants(this.dir, key);
     return next;
+  }
+
+  /** Every campus's files: the folder has no campus in it (the sweep checks every campus's rows). */
+  listStored(
+    _campusId: number,
+    after: string,
+    limit: number,
+  ): Promise<{ files: StoredFile[]; next: string | null }> {
+    return listFolder(this.dir, after, limit);
+  }
+
+  removeStored(_campusId: number, refs: readonly string[]): Promise<void> {
+    return removeFromFolder(this.dir, refs);
   }
 
   publicUrl(_campusId: number, key: string): string {

@@ -29,6 +29,13 @@ export { MEDIA_REMOVE_JOB, queueVariantBackfill, registerMediaJobs, type RemoveP
 export { VARIANT_WIDTHS, variantKeys } from './variants.js';
 export { discardIncoming, receiveFile, type IncomingFile } from './incoming.js';
 export { createPhotoStorage } from './create-storage.js';
+export {
+  MEDIA_ORPHANS_JOB,
+  ORPHAN_GRACE_MS,
+  queueOrphanSweep,
+  scheduleOrphanSweeps,
+  sweepWorkingFiles,
+} from './orphans.js';
 export type { PhotoStorage, Visibility } from './photo-storage.js';
 export type { BucketTimeouts } from './bucket-storage.js';
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
 import { requireCampusId } from '../db/campus-scope.js';
 import type { Database } from '../db/schema.js';
+import { registerOrphanSweep } from './orphans.js';
 
 /** Makes the responsive variants of one stored photo (enqueued by storeJpeg). */
 export const MEDIA_VARIANTS_JOB = 'media.variants';
@@ -36,8 +37,9 @@ export interface BackfillPayload {
  * it under that campus's slug). A bucket that fails makes the job fail, so it runs again later:
  * a removal is never lost.
  */
-export function registerMediaJobs(ctx: AppContext): void {
+export function registerMediaJobs(ctx: AppContext, options: { orphanPageSize?: number } = {}): void {
   const storage = ctx.photoStorage;
+  registerOrphanSweep(ctx, options.orphanPageSize);
   ctx.jobs.register<VariantsPayload>(MEDIA_VARIANTS_JOB, ({ key }) =>
     storage.ensureVariants(requireCampusId(), key),
   );

@@ -15,6 +15,19 @@ export interface ImagePair {
   thumb: Buffer;
 }
 
+/** A stored file as the orphan sweep sees it (media/orphans.ts). */
+export interface StoredFile {
+  /** Where it is, for removeStored (and the sweep's cursor): opaque to the caller. */
+  ref: string;
+  /**
+   * The key a row would name for it: the file's own name for a photo or thumbnail, the photo's
+   * (`<uuid>.jpg`) for a variant, which no row names itself.
+   */
+  key: string;
+  /** Last written, epoch ms (the file system's or the bucket's clock). */
+  modifiedAt: number;
+}
+
 /**
  * Where stored images live: DATA_DIR/uploads (disk-storage.ts, the default) or an S3-compatible
  * bucket under `{campus slug}/…` (bucket-storage.ts). Chosen once in app.ts and handed to every
@@ -44,6 +57,23 @@ export interface PhotoStorage {
    * from, or null when the sweep is done.
    */
   backfillVariants(after: string, limit: number): Promise<string | null>;
+  /**
+   * One page of the orphan sweep: at most `limit` stored images of a campus (a bucket's
+   * `{slug}/photos/` and `{slug}/chat/`; on disk the one folder, every campus's), in `ref` order
+   * after `after` ('' = the start), and the cursor to continue from, or null at the end. Only files
+   * named as this app names them are listed: nothing else in the bucket or folder is ever touched.
+   * Throws when the storage cannot be reached.
+   */
+  listStored(
+    campusId: number,
+    after: string,
+    limit: number,
+  ): Promise<{ files: StoredFile[]; next: string | null }>;
+  /**
+   * Removes exactly these files (refs from listStored of the same campus; a ref outside the
+   * campus is refused), missing ones being fine. Throws when the storage cannot be reached.
+   */
+  removeStored(campusId: number, refs: readonly string[]): Promise<void>;
   /** The URL a browser fetches a public image at. */
   publicUrl(campusId: number, key: string): string;
   /** The API's description of a public photo's variants (contract ImageVariants). */

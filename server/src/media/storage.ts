@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { VARIANT_NAME, variantKeys } from './variants.js';
+import { VARIANT_NAME, parseVariant, variantKeys } from './variants.js';
 
 /** URL prefix under which stored images are served. */
 export const UPLOADS_PREFIX = '/uploads/';
@@ -12,6 +12,15 @@ export const STORED_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 /** Names served under /uploads/: stored photos and thumbnails, and the photos' variants. */
 export function isServedName(name: string): boolean {
   return STORED_NAME.test(name) || VARIANT_NAME.test(name);
+}
+
+/**
+ * The key a row would name for a stored file: a photo's or thumbnail's own name, a variant's
+ * photo; null for a name this app does not store.
+ */
+export function ownerKeyOf(name: string): string | null {
+  if (STORED_NAME.test(name)) return name;
+  return parseVariant(name)?.photoKey ?? null;
 }
 
 export function uploadsDir(dataDir: string): string {

@@ -52,9 +52,15 @@ export class LiveSearchIndex implements ListingSearch {
     this.shard = options.shard;
   }
 
-  /** Builds the index now (start-up) instead of on the first search. */
+  /**
+   * Builds the index now (start-up) instead of on the first search. A load that failed (the
+   * database away) is not kept: the next search or warm() loads again.
+   */
   warm(): Promise<void> {
-    this.loading ??= this.load();
+    this.loading ??= this.load().catch((err: unknown) => {
+      this.loading = undefined;
+      throw err;
+    });
     return this.loading;
   }
 
