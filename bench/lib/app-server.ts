@@ -1,6 +1,7 @@
 /**
  * Starts the real server as production runs it (lib/server-entry.ts: the bundle `npm start` runs)
- * on a loopback port and waits until /readyz answers 200 (routes registered, database reachable).
+ * on a loopback port and waits until /readyz answers 200 (routes registered, database reachable,
+ * search index loaded).
  * Every benchmark that measures the app starts it here, so all of them run it with the same
  * production environment.
  */
@@ -75,7 +76,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   });
   const url = `http://${host}:${port}`;
   const server: AppServer = { child, port, url, stop: () => stopProcess(child) };
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const deadline = Date.now() + (options.timeoutMs ?? 300_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the app server exited during start-up (${child.exitCode})`);
     try {
@@ -85,7 +86,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     }
     if (Date.now() > deadline) {
       await server.stop();
-      throw new Error(`the app server did not become ready within ${options.timeoutMs ?? 60_000} ms`);
+      throw new Error(`the app server did not become ready within ${options.timeoutMs ?? 300_000} ms`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

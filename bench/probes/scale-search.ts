@@ -84,6 +84,7 @@ async function main(): Promise<void> {
   const plain: number[] = [];
   const filtered: number[] = [];
   const perQuery = new Map<string, number[]>();
+  const slowFiltered: Array<{ q: string; f: SearchFilters; ms: number }> = [];
   await inCampus(campusId, async () => {
     for (const q of queries) await engine.search(campusId, q, {}, 21); // warm
     for (let r = 0; r < num('PROBE_ROUNDS', 3); r++) {
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
         t = performance.now();
         await engine.search(campusId, q, f, 21);
         filtered.push(performance.now() - t);
+        slowFiltered.push({ q, f, ms: performance.now() - t });
       }
     }
     if (env.PROBE_EXPLAIN) {
@@ -115,6 +117,8 @@ async function main(): Promise<void> {
   console.log(`all: ${fmt([...plain, ...filtered])}`);
   for (const [q, xs] of [...perQuery].sort((a, b) => Math.max(...b[1]) - Math.max(...a[1])))
     console.log(`  ${q.padEnd(20)} ${xs.map((x) => x.toFixed(0)).join(' / ')} ms`);
+  for (const { q, f, ms } of slowFiltered.sort((a, b) => b.ms - a.ms).slice(0, 6))
+    console.log(`  slowest with filters: ${ms.toFixed(0)} ms "${q}" ${JSON.stringify(f)}`);
   await db.close();
   await admin.end();
 }

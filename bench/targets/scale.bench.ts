@@ -220,9 +220,9 @@ async function cluster(s: Scratch, engine: string, processes: number, bucketEnv:
 }
 
 /**
- * Waits until every process answers a search, asking each one directly (not through nginx, whose
- * 60 s read timeout a process still building its memory index outlasts: /readyz says the database
- * answers, not that the index is loaded).
+ * Checks that every process answers a search, asking each one directly (not through nginx): the
+ * cluster waited for /readyz, which a process with the memory engine answers only once its index is
+ * loaded, so this is the first search, not a wait for the index.
  */
 async function searchable(c: Cluster, token: string, engine: string): Promise<void> {
   for (const app of c.apps) {

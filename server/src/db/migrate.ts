@@ -24,6 +24,7 @@ import { holdAndMoveOutMigration } from './migrations/020_hold_and_move_out.js';
 import { universitySignInMigration } from './migrations/021_university_sign_in.js';
 import { searchInPostgresMigration } from './migrations/022_search_in_postgres.js';
 import { storedImageKeysMigration } from './migrations/023_stored_image_keys.js';
+import { searchWordsOfTextMigration } from './migrations/024_search_words_of_text.js';
 
 /** Migrations are plain modules bundled with the server, so the built app needs no migration folder. */
 const migrations: Record<string, (db: Db) => Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, (db: Db) => Migration> = {
   '021_university_sign_in': universitySignInMigration,
   '022_search_in_postgres': searchInPostgresMigration,
   '023_stored_image_keys': storedImageKeysMigration,
+  '024_search_words_of_text': searchWordsOfTextMigration,
 };
 
 /** Migrations rewrite tables whole, across every campus (db/campus-scope.ts). */

@@ -121,6 +121,19 @@ describe.each(searchEngines)('paging with limit, cursor and Link ($name)', ({ di
     for (const o of originals.filter((l) => /lamp/i.test(l.name))) expect(ids).toContain(o.id);
   });
 
+  it('a search naming a category pages through its listings: none twice, none missed', async () => {
+    // Every listing here is found by its category alone: they tie and rank newest first.
+    const all = (
+      await asStudent(t, reader, { method: 'GET', url: '/listings/search?query=lifestyle&limit=100' })
+    ).json() as Listing[];
+    const seen = await walk('/listings/search?query=lifestyle&limit=4', true);
+    const ids = seen.map((l) => l.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const allIds = all.map((l) => l.id);
+    expect(ids.filter((id) => allIds.includes(id))).toEqual(allIds);
+    for (const o of originals) expect(ids).toContain(o.id);
+  });
+
   it("/listings/self pages through the caller's listings", async () => {
     const res = await asStudent(t, seller, { method: 'GET', url: '/listings/self?limit=5' });
     expect((res.json() as Listing[]).length).toBe(5);

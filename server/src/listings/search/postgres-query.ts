@@ -1,8 +1,9 @@
 import { CATEGORIES, normalizeCourseCode, normalizeIsbn } from '@campus/contract';
 import { sql, type RawBuilder } from 'kysely';
-import { LISTING_WORDS_SQL, ON_MARKET_SQL } from '../../db/migrations/022_search_in_postgres.js';
+import { ON_MARKET_SQL } from '../../db/migrations/022_search_in_postgres.js';
+import { LISTING_TEXT_WORDS_SQL } from '../../db/migrations/024_search_words_of_text.js';
 import { KEY_WEIGHTS, MAX_PATTERN, compilePattern, fieldNorm, keyScore, maxErrors } from './fuse-score.js';
-import type { SearchFilters } from './search-types.js';
+import type { SearchAfter, SearchFilters } from './search-types.js';
 
 /**
  * The SQL of a search in PostgreSQL (postgres-search.ts), built to answer what the memory index
@@ -22,7 +23,7 @@ import type { SearchFilters } from './search-types.js';
  *   listings (docs/decisions.md, "Search in PostgreSQL").
  * - Key strengths are −ln(Fuse's key score), weighted 0.5/0.3/0.2 and by the field-length norm, so
  *   exp(−relevance) is Fuse's product. A listing found by its words alone (spread over its fields)
- *   scores by ts_rank with weights A/B/C. A course code or ISBN equal to the query scores 0.
+ *   scores by ts_rank with weights A/B. A course code or ISBN equal to the query scores 0.
  * Lower scores rank first, ties newest first, as in the memory index.
  */
 
@@ -36,10 +37,10 @@ const SUBSTRING_STRENGTH = -Math.log(0.001);
  * description ≈ 0.18): about as strong as a typo match of its name, weaker than the query's text in it.
  */
 const WORDS_SCALE = 4;
-/** ts_rank weights {D, C, B, A}: category C, description B, name A, as the keys' weights. */
+/** ts_rank weights {D, C, B, A}: description B, name A, as the keys' weights (no C: migration 024). */
 const WORD_WEIGHTS = `'{0, ${KEY_WEIGHTS[2]}, ${KEY_WEIGHTS[1]}, ${KEY_WEIGHTS[0]}}'::float4[]`;
 
-const WORDS = sql.raw(LISTING_WORDS_SQL);
+const WORDS = sql.raw(LISTING_TEXT_WORDS_SQL);
 
 /** A query prepared once: its lower-cased text, Fuse's typo budget and what it equals. */
 export interface PreparedQuery {
@@ -108,6 +109,15 @@ export function prepareQuery(text: string): PreparedQuery {
   };
 }
 
+/**
+ * The query's words for full text, found in a listing's name or description (migration 024: not in
+ * its category, which is a key of its own). Without weights, so the index answers without checking
+ * each row's words again.
+ */
+function wordsQuery(q: PreparedQuery): RawBuilder<unknown> {
+  return sql`plainto_tsquery('english'::regconfig, ${q.text})`;
+}
+
 /** Whether the listing's course code or ISBN is the query (those books rank first). */
 function codeMatch(q: PreparedQuery): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [];
@@ -128,8 +138,11 @@ function likePattern(lower: string): string {
  */
 export type CandidateSet = 'all' | 'typed';
 
-/** Rows the indexes offer: any key that may match, or the code. */
-function candidates(q: PreparedQuery, set: CandidateSet): RawBuilder<boolean> {
+/**
+ * Rows the indexes offer: any key that may match, or the code; without `categories` (a relevance
+ * page reads them apart, categoryPages), not the listings found only by their category.
+ */
+function candidates(q: PreparedQuery, set: CandidateSet, categories = true): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [];
   const like = likePattern(q.lower);
   if (!q.trigrams) {
@@ -147,11 +160,43 @@ function candidates(q: PreparedQuery, set: CandidateSet): RawBuilder<boolean> {
       set === 'all' ? sql`${q.lower} <% listings.name` : sql`listings.name ilike ${like}`,
       sql`listings.description ilike ${like}`,
     );
-    parts.push(sql`${WORDS} @@ plainto_tsquery('english'::regconfig, ${q.text})`);
+    parts.push(sql`${WORDS} @@ ${wordsQuery(q)}`);
   }
-  if (q.categories.size > 0) parts.push(sql`listings.category in (${sql.join([...q.categories.keys()])})`);
+  if (categories && q.categories.size > 0)
+    parts.push(sql`listings.category in (${sql.join([...q.categories.keys()])})`);
   if (q.courseCode || q.isbn) parts.push(codeMatch(q));
   return sql<boolean>`(${sql.join(parts, sql` or `)})`;
+}
+
+/** Where a relevance page starts and how long it is: what categoryPages needs to read. */
+export interface RelevancePage {
+  limit: number;
+  after?: SearchAfter;
+}
+
+/**
+ * The listings a relevance page can take from the categories the query names ("books", a whole
+ * category) beyond the other candidates: a listing found by its category alone scores exactly that
+ * category's strength, so all of them tie and rank newest first, and only the newest `limit` after
+ * the page's start can enter the page — instead of every listing of the category (a seventh of the
+ * campus) read and scored.
+ */
+function categoryPages(
+  q: PreparedQuery,
+  set: CandidateSet,
+  where: RawBuilder<boolean>,
+  page: RelevancePage,
+): RawBuilder<unknown>[] {
+  return [...q.categories].map(([category, strength]) => {
+    // The score such a listing gets in matches(), the same expression on the same values.
+    const score = sql`exp(-(${strength}::float8))`;
+    const after = page.after
+      ? sql`and (${score} > ${page.after.score}::float8 or (${score} = ${page.after.score}::float8 and listings.id < ${page.after.id}::int))`
+      : sql``;
+    return sql`(select listings.* from listings
+      where ${where} and listings.category = ${category} ${after} and not ${candidates(q, set, false)}
+      order by listings.id desc limit ${page.limit}::int)`;
+  });
 }
 
 /** Fuse's field-length norm: 1/√(words), to three decimals (words counted by spaces). */
@@ -203,12 +248,12 @@ function categoryStrength(q: PreparedQuery): RawBuilder<number> {
 }
 
 /**
- * The strength of a listing found by full text alone (every query word), weighted A/B/C: the words
+ * The strength of a listing found by full text alone (every query word), weighted A/B: the words
  * are worked out only for the listings the words index returns for the query, not for every candidate.
  */
 function wordsStrength(q: PreparedQuery, campusId: number): RawBuilder<number> {
   if (q.length < 4 || !q.trigrams) return sql<number>`0`;
-  const tsq = sql`plainto_tsquery('english'::regconfig, ${q.text})`;
+  const tsq = wordsQuery(q);
   return sql<number>`(case when id in (
       select listings.id from listings
       where listings.campus_id = ${campusId}::int and ${sql.raw(ON_MARKET_SQL)} and ${WORDS} @@ ${tsq}
@@ -224,7 +269,13 @@ function keyStrengths(q: PreparedQuery): RawBuilder<number> {
     + ${categoryStrength(q)})`;
 }
 
-/** The filters, campus, market and listed-period conditions every search applies. */
+/**
+ * The filters, campus, market and listed-period conditions every search applies. Category and
+ * price are written so no index answers them (`|| ''`, `+ 0`): given a category index, PostgreSQL
+ * read a whole category (10,000 listings at a campus of 100,000) and tested the text on each one,
+ * 0.6 s, where the text indexes find the few hundred candidates first and the filters drop rows
+ * from those. A course code or ISBN still uses its index: few listings carry one.
+ */
 function conditions(campusId: number, filters: SearchFilters, now: number): RawBuilder<boolean> {
   // The market conditions as literals, so the planner sees the partial indexes' predicate.
   const parts: RawBuilder<unknown>[] = [
@@ -233,9 +284,9 @@ function conditions(campusId: number, filters: SearchFilters, now: number): RawB
     sql`(listings.expires_at is null or listings.expires_at > ${now})`,
   ];
   if (filters.categories?.length)
-    parts.push(sql`listings.category in (${sql.join([...filters.categories])})`);
-  if (filters.minCents !== undefined) parts.push(sql`listings.price_cents >= ${filters.minCents}`);
-  if (filters.maxCents !== undefined) parts.push(sql`listings.price_cents <= ${filters.maxCents}`);
+    parts.push(sql`(listings.category || '') in (${sql.join([...filters.categories])})`);
+  if (filters.minCents !== undefined) parts.push(sql`listings.price_cents + 0 >= ${filters.minCents}`);
+  if (filters.maxCents !== undefined) parts.push(sql`listings.price_cents + 0 <= ${filters.maxCents}`);
   if (filters.conditions?.length)
     parts.push(sql`listings.condition in (${sql.join([...filters.conditions])})`);
   if (filters.courseCode !== undefined) parts.push(sql`listings.course_code = ${filters.courseCode}`);
@@ -257,15 +308,23 @@ export function matches(
   filters: SearchFilters,
   now: number,
   set: CandidateSet = 'all',
+  page?: RelevancePage,
 ): RawBuilder<{ id: number; price: number; score: number }> {
+  const where = conditions(campusId, filters, now);
+  // A relevance page reads the listings found by category alone apart (categoryPages); other
+  // orders need every one of them.
+  const rows =
+    page && q.categories.size > 0
+      ? sql`(select listings.* from listings where ${where} and ${candidates(q, set, false)}
+          union all ${sql.join(categoryPages(q, set, where, page), sql` union all `)}) as listings`
+      : sql`listings where ${where} and ${candidates(q, set)}`;
   return sql`(select id, price, case when code then 0::float8 else exp(-rel) end as score
     from (
       select id, price, code, case when keys > 0 then keys else ${wordsStrength(q, campusId)} end as rel
       from (
         select listings.id, listings.price_cents as price, listings.name, listings.description,
           listings.category, ${codeMatch(q)} as code, ${keyStrengths(q)} as keys
-        from listings
-        where ${conditions(campusId, filters, now)} and ${candidates(q, set)}
+        from ${rows}
         offset 0
       ) as keyed
       offset 0

@@ -55,7 +55,7 @@ export class PostgresSearch implements SearchEngine {
       ? sql`where score > ${after.score}::float8 or (score = ${after.score}::float8 and id < ${after.id}::int)`
       : sql``;
     const ranked = (set: CandidateSet) =>
-      sql`select id, score from ${matches(q, campusId, filters, now, set)} as hits ${keyset}
+      sql`select id, score from ${matches(q, campusId, filters, now, set, { limit, after })} as hits ${keyset}
         order by score asc, id desc limit ${limit}::int`;
     const hits = matches(q, campusId, filters, now);
     const bound = typoBound(q);
