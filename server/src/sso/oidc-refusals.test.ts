@@ -24,6 +24,10 @@ function expectPage(
   const escaped = message.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
   expect(res.body).toContain(escaped);
   expect(res.body).toContain(`href="http://market.test/login"`);
+  // The app's header: its name links home.
+  expect(res.body).toMatch(
+    /<header>.*<a class="home" href="http:\/\/market\.test\/" aria-label="CampusMarket [^"]*home">/s,
+  );
   expect(res.headers.location).toBeUndefined();
 }
 
