@@ -17,6 +17,7 @@ import { AuthLayout } from '../components/AuthLayout';
 import { EmailField } from '../components/EmailField';
 import { FormAlert } from '../components/FormAlert';
 import { UniversitySignIn } from '../components/UniversitySignIn';
+import { signUpUniversity } from '../university';
 import { emailError, focusFirstError, normalizeEmail } from '../validation';
 
 interface Values {
@@ -61,10 +62,24 @@ export default function SignUpPage() {
   const next = returnPathOf(location.state, location.search);
   const campus = useSignUpCampus();
   const campusName = campus.name ?? 'University';
-  // University sign-in of the visit's campus, while the form is about that campus (features.md §G).
-  const info = useCampusInfo().data;
-  const university = info?.sso && (campus.chosen?.slug ?? info.slug) === info.slug ? info : undefined;
+  // University sign-in of the campus the form is about: the chosen one, else the visit's (§G).
+  const university = signUpUniversity(campus.chosen, useCampusInfo().data);
   const ssoOnly = !!university?.ssoOnly;
+  // In the form, or under the university's button where the e-mail form gives way: a student who
+  // landed on another campus's page can still find their own.
+  const picker = campus.showPicker && (
+    <CampusPicker
+      label="Your campus"
+      campuses={campus.campuses}
+      value={campus.chosen}
+      onChange={campus.choose}
+      hint={
+        campus.chosen
+          ? 'Not your campus? Search by name or e-mail domain.'
+          : 'Search by name or e-mail domain.'
+      }
+    />
+  );
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<Values>({ firstName: '', lastName: '', email: '', password: '' });
   const [errors, setErrors] = useState<Errors>({});
@@ -136,23 +151,12 @@ export default function SignUpPage() {
           </FormAlert>
         )}
         <UniversitySignIn campus={university} next={next} divider={!ssoOnly} />
+        {ssoOnly && picker}
       </div>
       {!ssoOnly && (
         <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-5">
           {errors.form && <FormAlert>{errors.form}</FormAlert>}
-          {campus.showPicker && (
-            <CampusPicker
-              label="Your campus"
-              campuses={campus.campuses}
-              value={campus.chosen}
-              onChange={campus.choose}
-              hint={
-                campus.chosen
-                  ? 'Not your campus? Search by name or e-mail domain.'
-                  : 'Search by name or e-mail domain.'
-              }
-            />
-          )}
+          {picker}
           <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
             <TextField
               label="First name"
