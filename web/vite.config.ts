@@ -120,7 +120,7 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
         // The contract's modules only declare constants, functions and (pure, see build/) schemas.
         // zod.ts's switch to Zod's eval-free parser runs from each schema as it is built
         // (build/contract-tree-shaking.ts), so zod.ts is side-effect free too: a page whose
-        // modules read constants from a schema module (deals.ts, trust.ts…) evaluates no Zod.
+        // modules read constants from a schema module (trust.ts, selling.ts…) evaluates no Zod.
         moduleSideEffects: [{ test: /[\\/]contract[\\/]src[\\/]/, sideEffects: false }],
       },
     },

@@ -7,7 +7,8 @@ import type { Listing } from './listings.js';
 import { IMAGE_VARIANT_FORMATS, type ImageVariants } from './media.js';
 import { CONDITIONS, SORTS } from './selling-rules.js';
 import { MESSAGE_KINDS } from './chat.js';
-import { LISTING_STATUSES, meetupResponse, offerResponse } from './deals.js';
+import { LISTING_STATUSES } from './deals-rules.js';
+import { meetupResponse, offerResponse } from './deals.js';
 
 /**
  * Zod schemas of the API's answers and of the query strings parsed by hand, for the OpenAPI

@@ -1,5 +1,6 @@
 import { z } from './zod.js';
-import { amountSchema, DEALS_MESSAGES } from './deals.js';
+import { amountSchema } from './deals.js';
+import { DEALS_MESSAGES } from './deals-rules.js';
 import { dbIdSchema } from './id-schema.js';
 import { formatDollars } from './money.js';
 

@@ -106,11 +106,20 @@ export type CampusSettingsInput = z.input<typeof campusSettingsSchema>;
 
 export const campusesFileSchema = z.array(campusSettingsSchema).min(1).max(10_000);
 
+/**
+ * University sign-in on a campus (features.md §G), as the campus picker tells it: `offered` beside
+ * e-mail sign-up, `only` instead of it (the campus is ssoOnly).
+ */
+export const UNIVERSITY_SIGN_IN = ['offered', 'only'] as const;
+export type UniversitySignIn = (typeof UNIVERSITY_SIGN_IN)[number];
+
 /** GET /public/campuses: the "find your campus" picker (open campuses only). */
 export interface CampusSummary {
   slug: string;
   name: string;
   emailDomains: string[];
+  /** Absent on a campus without university sign-in (most), so the long list stays small. */
+  universitySignIn?: UniversitySignIn;
 }
 
 /** GET /public/campus: the campus of the request (the student's, else the Host's, else the default). */
@@ -137,6 +146,12 @@ export const campusSummaryResponse = z.object({
   slug: z.string(),
   name: z.string(),
   emailDomains: z.array(z.string()),
+  universitySignIn: z
+    .enum(UNIVERSITY_SIGN_IN)
+    .optional()
+    .describe(
+      'University sign-in: `offered` beside e-mail sign-up, `only` instead of it; absent when the campus has none',
+    ),
 }) satisfies z.ZodType<CampusSummary>;
 
 export const campusesResponse = z.array(campusSummaryResponse);

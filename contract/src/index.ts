@@ -21,6 +21,7 @@ export * from './money.js';
 export * from './trust.js';
 export * from './safety.js';
 export * from './notifications.js';
+export * from './deals-rules.js';
 export * from './deals.js';
 export * from './bundles.js';
 export * from './time-zone.js';

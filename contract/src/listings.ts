@@ -6,7 +6,8 @@ import { MESSAGES } from './messages.js';
 import { readPrice, type PriceProblem } from './money.js';
 import { type Condition, type ListingPhoto } from './selling-rules.js';
 import { listingExtrasSchema } from './selling.js';
-import type { ListingStatus, ReservedFor } from './deals.js';
+import type { ListingStatus } from './deals-rules.js';
+import type { ReservedFor } from './deals.js';
 
 /** A listing as every API answer shapes it (no seller e-mail: design §3). */
 export interface Listing {

@@ -1,7 +1,7 @@
 import { z } from './zod.js';
 import { imageVariantsResponse } from './api.js';
 import { CATEGORIES, type Category } from './categories.js';
-import { LISTING_STATUSES, type ListingStatus } from './deals.js';
+import { LISTING_STATUSES, type ListingStatus } from './deals-rules.js';
 import type { ImageVariants } from './media.js';
 import { formatDollars } from './money.js';
 import { CONDITION_LABELS, CONDITIONS, type Condition } from './selling-rules.js';

@@ -27,6 +27,10 @@ export const SSO_DEFAULT_AFFILIATION_ATTRIBUTE = 'urn:oid:1.3.6.1.4.1.5923.1.1.1
 export const SSO_MESSAGES = {
   /** The button beside the e-mail form on login and sign-up. */
   continueWith: (campusName: string) => `Continue with ${campusName} account`,
+  /** The campus picker's note on a campus that offers university sign-in beside e-mail sign-up… */
+  pickerOffered: 'University sign-in available',
+  /** …and on one that signs students up only through it (ssoOnly). */
+  pickerOnly: 'University sign-in only',
   /** Between the university button and the e-mail form. */
   orWithEmail: 'or with your e-mail address',
   /** Shown on /sso/done while the code is traded. */

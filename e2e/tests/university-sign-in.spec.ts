@@ -1,8 +1,9 @@
 // University sign-in (features.md §G) on a phone: Lakeshore State (support/serve.ts, served on
 // 127.0.0.1) signs its students in through a real OpenID Connect provider — its own login and
 // consent pages — and the student lands on the dashboard with a session like any login gives.
+import { SSO_MESSAGES } from '@campus/contract';
 import { expect, test, type Page } from '@playwright/test';
-import { APP_PORT } from '../support/ports.js';
+import { APP_PORT, BASE_URL } from '../support/ports.js';
 import { shoot } from '../support/shots.js';
 import { PHONE } from '../support/viewports.js';
 
@@ -83,4 +84,26 @@ test('a student signs in with their university account, and a graduate is told w
   await expect(other).toHaveURL(`${SITE}/login`);
   expect(await other.evaluate(() => localStorage.getItem('token'))).toBeNull();
   await fresh.close();
+});
+
+test("the sign-up page's campus picker says which campuses offer university sign-in", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  // The main address serves MSU, which has no university sign-in: the e-mail form alone.
+  await page.goto(`${BASE_URL}/signup`);
+  await expect(page.getByLabel('MSU email')).toBeVisible();
+  await expect(page.getByRole('link', { name: BUTTON })).toHaveCount(0);
+
+  const picker = page.getByRole('combobox', { name: 'Your campus' });
+  await picker.click();
+  const list = page.getByRole('listbox', { name: 'Campuses' });
+  const lakeshore = list.getByRole('option', { name: /Lakeshore State/ });
+  await expect(lakeshore).toContainText(SSO_MESSAGES.pickerOffered);
+  await expect(list.getByRole('option', { name: /MSU/ })).not.toContainText('University sign-in');
+  await shoot(page, 'university-sign-in-picker');
+  await lakeshore.click();
+
+  // Chosen, its button comes first; Lakeshore State is not ssoOnly, so the e-mail form stays.
+  await expect(page.getByRole('link', { name: BUTTON })).toHaveAttribute('href', '/auth/sso/lakeshore/start');
+  await expect(page.getByLabel('Lakeshore State email')).toBeVisible();
+  await shoot(page, 'university-sign-in-signup-chosen');
 });

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { TEST_CAMPUSES, type TestApp } from './helper.js';
-import type { TestIdp } from './oidc-provider.js';
+import { TEST_CAMPUSES, createTestApp, type TestApp, type TestAppOptions } from './helper.js';
+import { startTestIdp, type TestIdp, type TestIdpOptions } from './oidc-provider.js';
 
 /** The app's address in university sign-in tests: the redirect URI the test provider accepts. */
 export const SSO_PUBLIC_URL = 'http://market.test';
@@ -25,6 +25,38 @@ export function campusesWithSso(
       ...rest,
     ]),
   };
+}
+
+/** A test provider, an app whose MSU signs in through it, and the way to stop both. */
+export interface OidcSignIn {
+  idp: TestIdp;
+  t: TestApp;
+  close(): Promise<void>;
+}
+
+/**
+ * The provider (accepting MSU's callback) and the app of the OIDC sign-in tests, MSU signing in
+ * through it; `app` and `provider` add to what both are built with.
+ */
+export async function startOidcSignIn(
+  app: TestAppOptions = {},
+  provider: Omit<TestIdpOptions, 'redirectUris'> = {},
+): Promise<OidcSignIn> {
+  const idp = await startTestIdp({ ...provider, redirectUris: [msuCallback] });
+  try {
+    const t = await createTestApp({ ...app, env: { ...campusesWithSso(idp), ...app.env } });
+    return {
+      idp,
+      t,
+      async close() {
+        await t.close();
+        await idp.close();
+      },
+    };
+  } catch (err) {
+    await idp.close();
+    throw err;
+  }
 }
 
 export interface Started {

@@ -16,7 +16,7 @@ const ZOD_IMPORT = /^import \{ z \} from (["'])\.\/zod\.js\1;$/m;
  * zod.ts with its switch turned into `ensureJitless()`, which each schema of the contract calls
  * just before it is built (see `markTopLevelCallsPure`'s `before`). The switch then goes wherever a
  * schema goes and nowhere else: zod.ts can be side-effect free for the bundler, and a module that
- * imports it but keeps no schema (deals.ts read for DEALS_MESSAGES by a listing page) no longer
+ * imports it but keeps no schema (trust.ts read for TRUST_MESSAGES by a profile page) no longer
  * makes a page evaluate all of Zod. Throws when zod.ts no longer reads as expected, so a change
  * there cannot silently lose the switch (and the CSP with it).
  */

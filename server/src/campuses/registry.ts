@@ -163,7 +163,14 @@ export class Campuses {
 }
 
 export function campusSummary(campus: Campus): CampusSummary {
-  return { slug: campus.slug, name: campus.name, emailDomains: [...campus.emailDomains] };
+  const summary: CampusSummary = {
+    slug: campus.slug,
+    name: campus.name,
+    emailDomains: [...campus.emailDomains],
+  };
+  // University sign-in as campusInfo offers it (none on a closed campus); absent where there is none.
+  if (campus.sso && !campus.closed) summary.universitySignIn = campus.ssoOnly ? 'only' : 'offered';
+  return summary;
 }
 
 export function campusInfo(campus: Campus): CampusInfo {

@@ -1,6 +1,6 @@
-/** Chat photos: only the sender's own uploads, and unsent uploads expire. */
+/** Chat photos: uploads (JPEG only, metadata stripped), only the sender's own sent, unsent ones expire. */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CHAT_LIMIT_MESSAGES, CHAT_LIMITS, MESSAGES } from '@campus/contract';
 import sharp from 'sharp';
@@ -18,7 +18,7 @@ import { HttpError } from '../http/errors.js';
 import { makeJpeg } from '../listings/testing.js';
 import { storeJpeg } from '../media/index.js';
 import { CHAT_PHOTO_EXPIRE_JOB } from './photos.js';
-import { createListing, multipartFile, sendAs } from './testing.js';
+import { createListing, multipartFile, sendAs, uploadChatPhoto } from './testing.js';
 
 describe.each(dialects)('chat photos (%s)', (dialect) => {
   let t: TestApp;
@@ -36,15 +36,7 @@ describe.each(dialects)('chat photos (%s)', (dialect) => {
 
   const files = async () =>
     (await readdir(path.join(t.dataDir, 'uploads')).catch(() => [] as string[])).sort();
-  const upload = async (s: Student): Promise<string> => {
-    const res = await asStudent(t, s, {
-      method: 'POST',
-      url: '/api/chats/upload',
-      ...multipartFile('image', 'p.jpg', await makeJpeg(64, 48)),
-    });
-    expect(res.statusCode).toBe(200);
-    return res.body;
-  };
+  const upload = (s: Student) => uploadChatPhoto(t, s);
   const send = (senderId: number, url: string) =>
     sendAs(t, senderId, buyer.id, seller.id, { content: '', url, listingId });
   const refusal = async (p: Promise<unknown>) => {
@@ -61,6 +53,49 @@ describe.each(dialects)('chat photos (%s)', (dialect) => {
       .select(['key', 'run_at'])
       .where('type', '=', CHAT_PHOTO_EXPIRE_JOB)
       .execute();
+
+  it('uploads a chat photo (JPEG by content, metadata stripped) and answers its URL', async () => {
+    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } })
+      .withExif({ IFD0: { Copyright: 'secret-gps-owner' } })
+      .jpeg()
+      .toBuffer();
+    const res = await asStudent(t, buyer, {
+      method: 'POST',
+      url: '/api/chats/upload',
+      ...multipartFile('image', 'a.jpg', jpeg),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.body).toMatch(/^\/uploads\/[0-9a-f-]{36}\.jpg$/);
+    const stored = await readFile(path.join(t.dataDir, 'uploads', res.body.slice('/uploads/'.length)));
+    expect(stored.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
+    expect(stored.includes(Buffer.from('secret-gps-owner'))).toBe(false);
+
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
+    const notJpeg = await asStudent(t, buyer, {
+      method: 'POST',
+      url: '/api/chats/upload',
+      ...multipartFile('image', 'x.jpg', png),
+    });
+    expect(notJpeg.statusCode).toBe(400);
+    expect(notJpeg.json()).toMatchObject({ message: MESSAGES.imageNotJpeg });
+    const wrongField = await asStudent(t, buyer, {
+      method: 'POST',
+      url: '/api/chats/upload',
+      ...multipartFile('photo', 'a.jpg', jpeg),
+    });
+    expect(wrongField.json()).toMatchObject({ message: MESSAGES.noFileUploaded });
+    const empty = await asStudent(t, buyer, { method: 'POST', url: '/api/chats/upload', payload: {} });
+    expect(empty.json()).toMatchObject({ message: MESSAGES.noFileUploaded });
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/chats/upload',
+      ...multipartFile('image', 'a.jpg', jpeg),
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
 
   it("accepts the sender's own upload and refuses anyone else's or one never uploaded", async () => {
     const mine = await upload(buyer);

@@ -4,8 +4,15 @@ import type { AddressInfo } from 'node:net';
 import type { ChatMessage } from '@campus/contract';
 import type { FastifyInstance } from 'fastify';
 import { inCampus } from '../db/campus-scope.js';
-import { campusOfUser, createPgDatabase, createTestApp, type TestApp } from '../../test/helper.js';
-import { multipart } from '../listings/testing.js';
+import {
+  asStudent,
+  campusOfUser,
+  createPgDatabase,
+  createTestApp,
+  type Student,
+  type TestApp,
+} from '../../test/helper.js';
+import { makeJpeg, multipart } from '../listings/testing.js';
 
 /** Listens on a random loopback port; returns the STOMP URL. */
 export async function listen(app: FastifyInstance): Promise<string> {
@@ -88,4 +95,30 @@ export async function pairedApps(
 /** A multipart/form-data body with one file field, for app.inject. */
 export function multipartFile(field: string, filename: string, bytes: Buffer, type = 'image/jpeg') {
   return multipart({}, [{ field, filename, contentType: type, data: bytes }]);
+}
+
+/** GET /api/chats/{room} as `student`: the status, the messages (none unless 200) and the Link header. */
+export async function chatHistory(
+  t: TestApp,
+  student: Student,
+  room: string,
+  query = '',
+): Promise<{ status: number; messages: ChatMessage[]; link: string | undefined }> {
+  const res = await asStudent(t, student, { method: 'GET', url: `/api/chats/${room}${query}` });
+  return {
+    status: res.statusCode,
+    messages: res.statusCode === 200 ? (res.json() as ChatMessage[]) : [],
+    link: res.headers.link as string | undefined,
+  };
+}
+
+/** POST /api/chats/upload of a small JPEG as `student`: the photo's URL. */
+export async function uploadChatPhoto(t: TestApp, student: Student): Promise<string> {
+  const res = await asStudent(t, student, {
+    method: 'POST',
+    url: '/api/chats/upload',
+    ...multipartFile('image', 'p.jpg', await makeJpeg(64, 48)),
+  });
+  if (res.statusCode !== 200) throw new Error(`chat upload answered ${res.statusCode}: ${res.body}`);
+  return res.body;
 }

@@ -21,6 +21,7 @@ import {
 } from './bundle-rules.js';
 import { bundleListingIds, offerAnswer } from './bundle-store.js';
 import { assertOfferBudget, takeConversationSlot } from './offer-limits.js';
+import { firstName, insertOffer, setOfferStatus } from './offer-writes.js';
 import { expireKey, type OffersService } from './offers.js';
 import { markAccepted } from './reservations.js';
 import type * as store from './store.js';
@@ -67,7 +68,7 @@ export class BundlesService {
       const topic = DealsTx.topic(lead.id, lead.seller_id, userId);
       await takeConversationSlot(this.ctx, tx, topic.roomId, userId);
       await tx.openRoom(topic);
-      const actor = await this.offers.name(tx, userId);
+      const actor = await firstName(tx, userId);
       // One PENDING bundle per buyer and seller: a new one supersedes the last (like §A's offers).
       const previous = await tx.db
         .selectFrom('offers')
@@ -78,7 +79,8 @@ export class BundlesService {
         .where('id', 'in', (eb) => eb.selectFrom('offer_items').select('offer_id'))
         .execute();
       for (const old of previous) {
-        const replaced = await this.offers.setStatus(
+        const replaced = await setOfferStatus(
+          this.ctx,
           tx,
           old,
           old.by_id === userId ? 'WITHDRAWN' : 'COUNTERED',
@@ -122,7 +124,7 @@ export class BundlesService {
     o: { buyerId: number; byId: number; amountCents: number },
     listingIds: readonly number[],
   ): Promise<store.OfferRow> {
-    const offer = await this.offers.insertOffer(tx, {
+    const offer = await insertOffer(this.ctx, tx, {
       listingId: listingIds[0]!,
       roomId: topic.roomId,
       ...o,
@@ -179,7 +181,7 @@ export class BundlesService {
         throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
       const accepted = await markAccepted(this.ctx, tx, offer);
       for (const id of ids) tx.touchListing(id);
-      const actor = await this.offers.name(tx, userId);
+      const actor = await firstName(tx, userId);
       await tx.post(
         DealsTx.topic(offer.listing_id, sellerId, offer.buyer_id),
         {
@@ -219,8 +221,8 @@ export class BundlesService {
       if (amount === offer.amount_cents) throw conflict(DEALS_MESSAGES.offerCounterSame);
       await assertOfferBudget(tx, offer.listing_id, offer.buyer_id, userId);
       const topic = DealsTx.topic(offer.listing_id, sellerId, offer.buyer_id);
-      const actor = await this.offers.name(tx, userId);
-      const old = await this.offers.setStatus(tx, offer, 'COUNTERED');
+      const actor = await firstName(tx, userId);
+      const old = await setOfferStatus(this.ctx, tx, offer, 'COUNTERED');
       await tx.post(
         topic,
         {

@@ -1,7 +1,6 @@
 import {
   centsToDollars,
   CLAIMS_MESSAGES,
-  DEALS_DURATIONS_MS,
   DEALS_MESSAGES,
   DEAL_EVENTS,
   makeOfferBodySchema,
@@ -20,12 +19,12 @@ import { offerAnswer, offerAnswers } from './bundle-store.js';
 import {
   endReservation,
   expireKey,
-  JOB_OFFER_EXPIRE,
   lapseDeadline,
   markAccepted,
   registerOfferTimers,
   scheduleLapseCheck,
 } from './reservations.js';
+import { firstName, insertOffer, lockedListing, setOfferStatus, supersedePending } from './offer-writes.js';
 import { offerInChat } from './seller-offers.js';
 import * as store from './store.js';
 import { DealsTx, inDealsTx, type DealsDeps, type PickupEndReason } from './tx.js';
@@ -43,118 +42,17 @@ export class OffersService {
     return inDealsTx(this.ctx, this.deps, fn);
   }
 
-  /** The listing, locked; 404 when it does not exist. */
-  async listing(tx: DealsTx, id: number): Promise<store.DealListing> {
-    const listing = await store.lockListing(tx.db, id, tx.postgres);
-    if (!listing) throw notFound(DEALS_MESSAGES.listingNotFound);
-    return listing;
-  }
-
   /** The offer and its listing (locked), for a party of the offer; 404 / 403 otherwise. */
   private async offerFor(tx: DealsTx, userId: number, offerId: number) {
     const first = await store.findOffer(tx.db, offerId);
     if (!first) throw notFound(DEALS_MESSAGES.offerNotFound);
-    const listing = await this.listing(tx, first.listing_id);
+    const listing = await lockedListing(tx, first.listing_id);
     // Read again under the listing's lock: this is the state the change applies to.
     const offer = (await store.findOffer(tx.db, offerId))!;
     if (userId !== offer.buyer_id && userId !== listing.seller_id)
       throw forbidden(DEALS_MESSAGES.offerNotYours);
     await assertNotBlocked(this.ctx, offer.buyer_id, listing.seller_id, tx.db);
     return { offer, listing };
-  }
-
-  /** The first name system lines use (bundles.ts and seller-offers.ts too). */
-  async name(tx: DealsTx, userId: number): Promise<string> {
-    return (await store.firstNames(tx.db, [userId])).get(userId) ?? 'Someone';
-  }
-
-  /** Moves a PENDING offer on (bundles.ts, seller-offers.ts too); 409 when answered meanwhile. */
-  async setStatus(tx: DealsTx, offer: store.OfferRow, status: store.OfferRow['status']) {
-    const row = await tx.db
-      .updateTable('offers')
-      .set({ status, updated_at: tx.now })
-      .where('id', '=', offer.id)
-      .where('status', '=', offer.status)
-      .returningAll()
-      .executeTakeFirst();
-    if (!row) throw conflict(DEALS_MESSAGES.offerNotPending);
-    if (offer.status === 'PENDING') await this.ctx.jobs.cancel(tx.db, expireKey(offer.id));
-    return row;
-  }
-
-  /**
-   * One PENDING offer per buyer and listing: a new one by `actorId` (the buyer, or the seller in
-   * seller-offers.ts) withdraws the actor's own earlier one or counts as countering the other side's,
-   * and says so in the room. Answers the offer it replaced, if any.
-   */
-  async supersedePending(
-    tx: DealsTx,
-    topic: store.RoomTopic,
-    actorId: number,
-    actor: string,
-    newAmountCents: number,
-  ): Promise<store.OfferRow | undefined> {
-    const previous = await tx.db
-      .selectFrom('offers')
-      .selectAll()
-      .where('listing_id', '=', topic.listingId)
-      .where('buyer_id', '=', topic.buyerId)
-      .where('status', '=', 'PENDING')
-      .executeTakeFirst();
-    if (!previous) return undefined;
-    const replaced = await this.setStatus(
-      tx,
-      previous,
-      previous.by_id === actorId ? 'WITHDRAWN' : 'COUNTERED',
-    );
-    const text =
-      replaced.status === 'WITHDRAWN'
-        ? DEAL_EVENTS.offerWithdrawn(actor, centsToDollars(previous.amount_cents))
-        : DEAL_EVENTS.offerCountered(actor, centsToDollars(newAmountCents));
-    await tx.post(topic, { senderId: actorId, kind: 'system', content: text }, { offer: replaced });
-    return previous;
-  }
-
-  /** A new PENDING offer and its expiry timer (bundles.ts adds its items; seller-offers.ts too). */
-  async insertOffer(
-    tx: DealsTx,
-    o: {
-      listingId: number;
-      roomId: string;
-      buyerId: number;
-      byId: number;
-      amountCents: number;
-      holdUntil: string | null;
-    },
-  ) {
-    const row = await tx.db
-      .insertInto('offers')
-      .values({
-        listing_id: o.listingId,
-        room_id: o.roomId,
-        buyer_id: o.buyerId,
-        by_id: o.byId,
-        amount_cents: o.amountCents,
-        status: 'PENDING',
-        created_at: tx.now,
-        expires_at: tx.now + DEALS_DURATIONS_MS.offerExpiry,
-        updated_at: tx.now,
-        accepted_at: null,
-        handoff_code: null,
-        hold_until: o.holdUntil,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await this.ctx.jobs.enqueue(
-      tx.db,
-      JOB_OFFER_EXPIRE,
-      { offerId: row.id },
-      {
-        runAt: row.expires_at,
-        key: expireKey(row.id),
-      },
-    );
-    return row;
   }
 
   /**
@@ -165,12 +63,12 @@ export class OffersService {
     const { amount, roomId, holdUntil } = parseOr400(makeOfferBodySchema, body);
     return this.run(async (tx) => {
       const hold = checkHoldDay(this.ctx, tx.now, holdUntil);
-      const listing = await this.listing(tx, listingId);
+      const listing = await lockedListing(tx, listingId);
       // A free item is claimed (features.md §H): its pickup is created by the claims module.
       if (listing.price_cents === 0) throw conflict(CLAIMS_MESSAGES.offerOnFree);
       if (listing.seller_id === userId) {
         if (roomId === undefined) throw forbidden(DEALS_MESSAGES.offerOwnListing);
-        return offerInChat(this, this.ctx, tx, listing, roomId, amount, hold);
+        return offerInChat(this.ctx, tx, listing, roomId, amount, hold);
       }
       if (roomId !== undefined && roomId !== roomIdFor(userId, listing.seller_id))
         throw forbidden(DEALS_MESSAGES.offerRoomNotYours);
@@ -181,9 +79,9 @@ export class OffersService {
       const topic = DealsTx.topic(listingId, listing.seller_id, userId);
       await takeConversationSlot(this.ctx, tx, topic.roomId, userId);
       await tx.openRoom(topic);
-      const actor = await this.name(tx, userId);
-      await this.supersedePending(tx, topic, userId, actor, amount);
-      const offer = await this.insertOffer(tx, {
+      const actor = await firstName(tx, userId);
+      await supersedePending(this.ctx, tx, topic, userId, actor, amount);
+      const offer = await insertOffer(this.ctx, tx, {
         listingId,
         roomId: topic.roomId,
         buyerId: userId,
@@ -231,7 +129,7 @@ export class OffersService {
       const accepted = await markAccepted(this.ctx, tx, offer);
       await scheduleHoldReminders(this.ctx, tx, accepted);
       tx.touchListing(listing.id);
-      const actor = await this.name(tx, userId);
+      const actor = await firstName(tx, userId);
       await tx.post(
         DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id),
         {
@@ -268,13 +166,13 @@ export class OffersService {
       const { offer, listing } = await this.offerFor(tx, userId, offerId);
       if (offer.status !== 'PENDING') throw conflict(DEALS_MESSAGES.offerNotPending);
       if (offer.by_id === userId) throw forbidden(DEALS_MESSAGES.offerOwnAnswer);
-      const row = await this.setStatus(tx, offer, 'DECLINED');
+      const row = await setOfferStatus(this.ctx, tx, offer, 'DECLINED');
       await tx.post(
         DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id),
         {
           senderId: userId,
           kind: 'system',
-          content: DEAL_EVENTS.offerDeclined(await this.name(tx, userId), centsToDollars(offer.amount_cents)),
+          content: DEAL_EVENTS.offerDeclined(await firstName(tx, userId), centsToDollars(offer.amount_cents)),
         },
         { offer: row },
         'OFFER_ANSWERED',
@@ -296,8 +194,8 @@ export class OffersService {
       const hold = holdUntil === undefined ? offer.hold_until : checkHoldDay(this.ctx, tx.now, holdUntil);
       await assertOfferBudget(tx, listing.id, offer.buyer_id, userId);
       const topic = DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id);
-      const actor = await this.name(tx, userId);
-      const old = await this.setStatus(tx, offer, 'COUNTERED');
+      const actor = await firstName(tx, userId);
+      const old = await setOfferStatus(this.ctx, tx, offer, 'COUNTERED');
       await tx.post(
         topic,
         {
@@ -307,7 +205,7 @@ export class OffersService {
         },
         { offer: old },
       );
-      const next = await this.insertOffer(tx, {
+      const next = await insertOffer(this.ctx, tx, {
         listingId: listing.id,
         roomId: topic.roomId,
         buyerId: offer.buyer_id,
@@ -331,14 +229,14 @@ export class OffersService {
       const { offer, listing } = await this.offerFor(tx, userId, offerId);
       if (offer.by_id !== userId) throw forbidden(DEALS_MESSAGES.offerWithdrawNotAuthor);
       if (offer.status !== 'PENDING') throw conflict(DEALS_MESSAGES.offerNotPending);
-      const row = await this.setStatus(tx, offer, 'WITHDRAWN');
+      const row = await setOfferStatus(this.ctx, tx, offer, 'WITHDRAWN');
       await tx.post(
         DealsTx.topic(listing.id, listing.seller_id, offer.buyer_id),
         {
           senderId: userId,
           kind: 'system',
           content: DEAL_EVENTS.offerWithdrawn(
-            await this.name(tx, userId),
+            await firstName(tx, userId),
             centsToDollars(offer.amount_cents),
           ),
         },
@@ -390,7 +288,7 @@ export class OffersService {
       if (listing.status !== 'RESERVED') throw conflict(DEALS_MESSAGES.releaseNotReserved);
       await this.endReservation(tx, listing, 'CANCELLED', {
         senderId: userId,
-        content: DEAL_EVENTS.reservationReleased(await this.name(tx, userId)),
+        content: DEAL_EVENTS.reservationReleased(await firstName(tx, userId)),
       });
       return { id: listingId, status: 'AVAILABLE' as const };
     });
@@ -419,6 +317,8 @@ export class OffersService {
 
   /** The expiry and lapse timers (reservations.ts). */
   registerJobs(): void {
-    registerOfferTimers(this.ctx, (fn) => this.run(fn), this);
+    registerOfferTimers(this.ctx, (fn) => this.run(fn), {
+      setStatus: (tx, offer, status) => setOfferStatus(this.ctx, tx, offer, status),
+    });
   }
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { conflict, forbidden } from '../http/errors.js';
 import { assertNotBlocked } from '../safety/index.js';
 import { assertOfferBudget } from './offer-limits.js';
-import type { OffersService } from './offers.js';
+import { firstName, insertOffer, supersedePending } from './offer-writes.js';
 import * as store from './store.js';
 import { DealsTx } from './tx.js';
 
@@ -16,7 +16,6 @@ import { DealsTx } from './tx.js';
  * campus's own), so a student of another campus answers as one who never chatted.
  */
 export async function offerInChat(
-  offers: OffersService,
   ctx: AppContext,
   tx: DealsTx,
   listing: store.DealListing,
@@ -33,10 +32,10 @@ export async function offerInChat(
   if (listing.status !== 'AVAILABLE') throw conflict(DEALS_MESSAGES.offerListingNotAvailable);
   await assertOfferBudget(tx, listing.id, buyerId, sellerId);
   const topic = DealsTx.topic(listing.id, sellerId, buyerId);
-  const actor = await offers.name(tx, sellerId);
+  const actor = await firstName(tx, sellerId);
   // The seller's new offer answers the buyer's (COUNTERED) or replaces their own earlier one.
-  const previous = await offers.supersedePending(tx, topic, sellerId, actor, amountCents);
-  const offer = await offers.insertOffer(tx, {
+  const previous = await supersedePending(ctx, tx, topic, sellerId, actor, amountCents);
+  const offer = await insertOffer(ctx, tx, {
     listingId: listing.id,
     roomId,
     buyerId,

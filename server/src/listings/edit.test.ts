@@ -8,6 +8,7 @@ import {
   redisUrl,
   type Student,
   type TestApp,
+  type TestAppOptions,
 } from '../../test/helper.js';
 import { postListing, validFields } from './testing.js';
 
@@ -16,6 +17,8 @@ const search = async (t: TestApp, s: Student, qs: string) => {
   expect(res.statusCode).toBe(200);
   return res.json() as Listing[];
 };
+/** The ids a search finds, in its order. */
+const searchIds = async (t: TestApp, s: Student, qs: string) => (await search(t, s, qs)).map((l) => l.id);
 
 describe.each(searchEngines)('PATCH /listing/{id}, condition and textbooks ($name)', ({ dialect, env }) => {
   let t: TestApp;
@@ -191,8 +194,8 @@ describe.each(searchEngines)('PATCH /listing/{id}, condition and textbooks ($nam
       await filt('categories=BOOKS&conditions=LIKE_NEW&conditions=FAIR&priceMin=45&priceMax=46'),
     ).toEqual(expect.arrayContaining([a.id, b.id]));
     expect(await filt('categories=BOOKS&conditions=FAIR&courseCode=CEM252')).toEqual([b.id]);
-    expect((await search(t, s, 'query=organic&conditions=LIKE_NEW')).map((l) => l.id)).toEqual([a.id]);
-    expect((await search(t, s, 'query=organic&courseCode=CEM252')).map((l) => l.id)).toEqual([b.id]);
+    expect(await searchIds(t, s, 'query=organic&conditions=LIKE_NEW')).toEqual([a.id]);
+    expect(await searchIds(t, s, 'query=organic&courseCode=CEM252')).toEqual([b.id]);
     const bad = await asStudent(t, s, { method: 'GET', url: '/listings/filters?conditions=MINT' });
     expect(bad.statusCode).toBe(400);
     expect((await asStudent(t, s, { method: 'GET', url: '/listings/filters?isbn=123' })).statusCode).toBe(
@@ -229,12 +232,12 @@ describe.each(searchEngines)('PATCH /listing/{id}, condition and textbooks ($nam
       seller,
       validFields({ name: 'Quokka plush toy', category: 'OTHER' }),
     );
-    expect((await search(t, other, 'query=quokka')).map((l) => l.id)).toEqual([listing.id]);
+    expect(await searchIds(t, other, 'query=quokka')).toEqual([listing.id]);
     await patch(seller, listing.id, { name: 'Wombat plush toy', description: 'Soft wombat' });
     expect(await search(t, other, 'query=quokka')).toEqual([]);
-    expect((await search(t, other, 'query=wombat')).map((l) => l.id)).toEqual([listing.id]);
+    expect(await searchIds(t, other, 'query=wombat')).toEqual([listing.id]);
     await patch(seller, listing.id, { price: 3 });
-    expect((await search(t, other, 'query=wombat&priceMax=3')).map((l) => l.id)).toEqual([listing.id]);
+    expect(await searchIds(t, other, 'query=wombat&priceMax=3')).toEqual([listing.id]);
   });
 
   it('records a price drop of an available listing for the savers (and not a rise)', async () => {
@@ -250,42 +253,50 @@ describe.each(searchEngines)('PATCH /listing/{id}, condition and textbooks ($nam
   });
 });
 
+/** Two processes on one PostgreSQL database, both built with `options`; closed after the describe. */
+function twoProcesses(options: TestAppOptions): { a: TestApp; b: TestApp } {
+  const apps = {} as { a: TestApp; b: TestApp };
+  beforeAll(async () => {
+    apps.a = await createTestApp({ dialect: 'postgres', ...options });
+    apps.b = await createTestApp({ databaseUrl: apps.a.databaseUrl, ...options });
+  });
+  afterAll(async () => {
+    await apps.b?.close();
+    await apps.a?.close();
+  });
+  return apps;
+}
+
+/** Process B reads a listing, then process A renames it "Terrarium for geckos": its seller and id. */
+async function renameSeenElsewhere(a: TestApp, b: TestApp): Promise<{ seller: Student; id: number }> {
+  const seller = await createStudent(a);
+  const listing = await postListing(a, seller, validFields({ name: 'Axolotl aquarium', category: 'OTHER' }));
+  // Process B builds its index (and reads the listing) before the edit.
+  expect(await searchIds(b, seller, 'query=axolotl')).toEqual([listing.id]);
+  const res = await asStudent(a, seller, {
+    method: 'PATCH',
+    url: `/listing/${listing.id}`,
+    payload: { name: 'Terrarium for geckos', description: 'Glass terrarium' },
+  });
+  expect(res.statusCode).toBe(200);
+  return { seller, id: listing.id };
+}
+
 describe.runIf(process.env.TEST_DATABASE_URL && redisUrl)(
   'edits reach other processes (postgres + redis)',
   () => {
-    let a: TestApp;
-    let b: TestApp;
-    beforeAll(async () => {
-      a = await createTestApp({ dialect: 'postgres', redis: true });
-      b = await createTestApp({ databaseUrl: a.databaseUrl, redis: true });
-    });
-    afterAll(async () => {
-      await b.close();
-      await a.close();
-    });
+    const apps = twoProcesses({ redis: true });
 
     it('the other process finds the edited text within 1 s', async () => {
-      const seller = await createStudent(a);
-      const listing = await postListing(
-        a,
-        seller,
-        validFields({ name: 'Axolotl aquarium', category: 'OTHER' }),
-      );
-      // Process B builds its index (and reads the listing) before the edit.
-      expect((await search(b, seller, 'query=axolotl')).map((l) => l.id)).toEqual([listing.id]);
-      const res = await asStudent(a, seller, {
-        method: 'PATCH',
-        url: `/listing/${listing.id}`,
-        payload: { name: 'Terrarium for geckos', description: 'Glass terrarium' },
-      });
-      expect(res.statusCode).toBe(200);
+      const { a, b } = apps;
+      const { seller, id } = await renameSeenElsewhere(a, b);
       // Process A: at once.
-      expect((await search(a, seller, 'query=terrarium')).map((l) => l.id)).toEqual([listing.id]);
+      expect(await searchIds(a, seller, 'query=terrarium')).toEqual([id]);
       // Process B: its next read of other processes' changes is at most 1 s away (LiveSearchIndex refreshMs).
       const realNow = performance.now.bind(performance);
       const spy = vi.spyOn(performance, 'now').mockImplementation(() => realNow() + 1_001);
       try {
-        expect((await search(b, seller, 'query=terrarium')).map((l) => l.id)).toEqual([listing.id]);
+        expect(await searchIds(b, seller, 'query=terrarium')).toEqual([id]);
         expect(await search(b, seller, 'query=axolotl')).toEqual([]);
       } finally {
         spy.mockRestore();
@@ -295,32 +306,12 @@ describe.runIf(process.env.TEST_DATABASE_URL && redisUrl)(
 );
 
 describe.runIf(process.env.TEST_DATABASE_URL)('edits reach other processes (search in PostgreSQL)', () => {
-  let a: TestApp;
-  let b: TestApp;
-  beforeAll(async () => {
-    a = await createTestApp({ dialect: 'postgres', env: { SEARCH_ENGINE: 'postgres' } });
-    b = await createTestApp({ databaseUrl: a.databaseUrl, env: { SEARCH_ENGINE: 'postgres' } });
-  });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  const apps = twoProcesses({ env: { SEARCH_ENGINE: 'postgres' } });
 
   it('the other process finds the edited text at once: there is no copy to refresh', async () => {
-    const seller = await createStudent(a);
-    const listing = await postListing(
-      a,
-      seller,
-      validFields({ name: 'Axolotl aquarium', category: 'OTHER' }),
-    );
-    expect((await search(b, seller, 'query=axolotl')).map((l) => l.id)).toEqual([listing.id]);
-    const res = await asStudent(a, seller, {
-      method: 'PATCH',
-      url: `/listing/${listing.id}`,
-      payload: { name: 'Terrarium for geckos', description: 'Glass terrarium' },
-    });
-    expect(res.statusCode).toBe(200);
-    expect((await search(b, seller, 'query=terrarium')).map((l) => l.id)).toEqual([listing.id]);
+    const { a, b } = apps;
+    const { seller, id } = await renameSeenElsewhere(a, b);
+    expect(await searchIds(b, seller, 'query=terrarium')).toEqual([id]);
     expect(await search(b, seller, 'query=axolotl')).toEqual([]);
   });
 });

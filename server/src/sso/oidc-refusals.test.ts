@@ -9,6 +9,7 @@ import {
   exchangeCodeOf,
   msuCallback,
   signInThrough,
+  startOidcSignIn,
   startSignIn,
 } from '../../test/sso.js';
 
@@ -23,22 +24,19 @@ function expectPage(
   const escaped = message.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
   expect(res.body).toContain(escaped);
   expect(res.body).toContain(`href="http://market.test/login"`);
+  // The app's header: its name links home.
+  expect(res.body).toMatch(
+    /<header>.*<a class="home" href="http:\/\/market\.test\/" aria-label="CampusMarket [^"]*home">/s,
+  );
   expect(res.headers.location).toBeUndefined();
 }
 
 describe.each(dialects)('university sign-in refusals over OIDC (%s)', (dialect) => {
   let idp: TestIdp;
   let t: TestApp;
-
-  beforeAll(async () => {
-    idp = await startTestIdp({ redirectUris: [msuCallback] });
-    t = await createTestApp({ dialect, env: campusesWithSso(idp) });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-    await idp?.close();
-  });
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => void ({ idp, t, close } = await startOidcSignIn({ dialect })));
+  afterAll(() => close?.());
 
   const accountOf = (email: string) =>
     t.app.ctx.db.kysely
@@ -202,8 +200,7 @@ describe.each(dialects)(
   'university sign-in against a provider that cannot be trusted or reached (%s)',
   (dialect) => {
     it('refuses an ID token signed by another key than the issuer publishes', async () => {
-      const idp = await startTestIdp({ redirectUris: [msuCallback], publishWrongKey: true });
-      const t = await createTestApp({ dialect, env: campusesWithSso(idp) });
+      const { idp, t, close } = await startOidcSignIn({ dialect }, { publishWrongKey: true });
       try {
         idp.accounts.set('forged', {
           email: 'forged@msu.edu',
@@ -217,8 +214,7 @@ describe.each(dialects)(
           .executeTakeFirst();
         expect(row).toBeUndefined();
       } finally {
-        await t.close();
-        await idp.close();
+        await close();
       }
     });
 
@@ -246,9 +242,7 @@ describe.each(dialects)(
 
 describe('university sign-in is rate limited per client address', () => {
   it('answers a 429 page once one address has started too many sign-ins', async () => {
-    const idp = await startTestIdp({ redirectUris: [msuCallback] });
-    const t = await createTestApp({
-      env: campusesWithSso(idp),
+    const { t, close } = await startOidcSignIn({
       rateLimits: { 'sso:ip': { points: 2, durationSeconds: 900 } },
     });
     try {
@@ -260,16 +254,14 @@ describe('university sign-in is rate limited per client address', () => {
       expect(third.headers.location).toBeUndefined();
       expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
     } finally {
-      await t.close();
-      await idp.close();
+      await close();
     }
   });
 });
 
 describe.each(dialects)('expired sign-in rows (%s)', (dialect) => {
   it('are swept by the job an hour after a sign-in started', async () => {
-    const idp = await startTestIdp({ redirectUris: [msuCallback] });
-    const t = await createTestApp({ dialect, env: campusesWithSso(idp), jobWorker: false });
+    const { idp, t, close } = await startOidcSignIn({ dialect, jobWorker: false });
     try {
       const pending = () =>
         t.app.ctx.db.kysely
@@ -285,8 +277,7 @@ describe.each(dialects)('expired sign-in rows (%s)', (dialect) => {
       await t.app.ctx.jobs.runDue();
       expect(Number((await pending()).n)).toBe(0);
     } finally {
-      await t.close();
-      await idp.close();
+      await close();
     }
   });
 });

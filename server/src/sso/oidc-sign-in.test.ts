@@ -1,22 +1,15 @@
 import { SSO_LIMITS, SSO_MESSAGES } from '@campus/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFrom, createStudent, createTestApp, dialects, type TestApp } from '../../test/helper.js';
-import { startTestIdp, type TestIdp } from '../../test/oidc-provider.js';
-import { campusesWithSso, exchange, exchangeCodeOf, msuCallback, signInThrough } from '../../test/sso.js';
+import { codeFrom, createStudent, dialects, type TestApp } from '../../test/helper.js';
+import type { TestIdp } from '../../test/oidc-provider.js';
+import { exchange, exchangeCodeOf, signInThrough, startOidcSignIn } from '../../test/sso.js';
 
 describe.each(dialects)('university sign-in over OIDC (%s)', (dialect) => {
   let idp: TestIdp;
   let t: TestApp;
-
-  beforeAll(async () => {
-    idp = await startTestIdp({ redirectUris: [msuCallback] });
-    t = await createTestApp({ dialect, env: campusesWithSso(idp) });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-    await idp?.close();
-  });
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => void ({ idp, t, close } = await startOidcSignIn({ dialect })));
+  afterAll(() => close?.());
 
   const userInfo = (token: string) =>
     t.app.inject({ method: 'GET', url: '/users/info', headers: { authorization: `Bearer ${token}` } });

@@ -22,6 +22,7 @@ export function ssoAddresses(publicUrl: string, campus: { slug: string; hosts: r
     metadataUrl: `${base}/auth/sso/${campus.slug}/metadata`,
     doneUrl: `${base}/sso/done`,
     loginUrl: `${base}/login`,
+    homeUrl: `${base}/`,
   };
 }
 

@@ -24,19 +24,24 @@ export function ssoRoutes(ctx: AppContext, service: SsoService, protocols: SsoPr
   const secureCookies = publicUrl.startsWith('https://');
   const addresses = (campus: SsoCampus) => ssoAddresses(publicUrl, campus);
 
-  /** A page a person reads; its link goes back to the campus's own log-in page. */
-  const page = (reply: FastifyReply, status: number, campus: SsoCampus | null, message: string) =>
-    reply
+  /** A page a person reads; its links go to the campus's own home and log-in pages. */
+  const page = (reply: FastifyReply, status: number, campus: SsoCampus | null, message: string) => {
+    const { loginUrl, homeUrl } = campus
+      ? addresses(campus)
+      : { loginUrl: `${publicUrl}/login`, homeUrl: `${publicUrl}/` };
+    return reply
       .code(status)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       .send(
-        refusalPage(
-          campus?.name ?? null,
+        refusalPage({
+          campusName: campus?.name ?? null,
           message,
-          campus ? addresses(campus).loginUrl : `${publicUrl}/login`,
-        ),
+          backUrl: loginUrl,
+          homeUrl,
+        }),
       );
+  };
 
   const campusOr404 = (request: FastifyRequest, reply: FastifyReply): SsoCampus | undefined => {
     const { slug } = request.params as { slug: string };

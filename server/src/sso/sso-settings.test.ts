@@ -42,9 +42,14 @@ describe.each(dialects)('ssoOnly campuses (%s)', (dialect) => {
 
   const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, payload });
 
-  it('says so on GET /public/campus', async () => {
+  it('says so on GET /public/campus, and the campus picker says so too', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/public/campus' });
     expect(res.json()).toMatchObject({ slug: 'msu', ssoOnly: true, sso: { type: 'oidc' } });
+    const list = await t.app.inject({ method: 'GET', url: '/public/campuses' });
+    expect(list.json()).toEqual([
+      { slug: 'msu', name: 'MSU', emailDomains: ['msu.edu'], universitySignIn: 'only' },
+      { slug: 'uw', name: 'University of Washington', emailDomains: ['uw.edu'] },
+    ]);
   });
 
   it('refuses e-mail sign-up with a message pointing to the university sign-in; other campuses keep it', async () => {
@@ -202,6 +207,9 @@ describe.each(dialects)('a campus with SAML sign-in (%s)', (dialect) => {
         sso: { type: 'saml', label: 'Continue with MSU account' },
         ssoOnly: false,
       });
+      const list = await t.app.inject({ method: 'GET', url: '/public/campuses' });
+      expect(list.json()).toMatchObject([{ slug: 'msu', universitySignIn: 'offered' }, { slug: 'uw' }]);
+      expect(list.json()[1]).not.toHaveProperty('universitySignIn');
     } finally {
       await t.close();
     }

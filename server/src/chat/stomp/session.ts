@@ -1,13 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { WebSocket, RawData } from 'ws';
-import {
-  FrameParser,
-  StompFrameError,
-  header,
-  headerRecord,
-  type Frame,
-  type StompVersion,
-} from './frame.js';
+import { FrameQueue } from './frame-queue.js';
+import { FrameParser, header, headerRecord, type Frame, type StompVersion } from './frame.js';
 import { CLOSE, StompAppError, StompError, transactionError, type StompAppErrorBody } from './errors.js';
 import { negotiateHeartBeat, parseHeartBeat, pickVersion, supportedVersions } from './handshake.js';
 import { HeartBeats } from './heart-beats.js';
@@ -45,10 +39,9 @@ export {
 type State = 'awaiting-connect' | 'connected' | 'closed';
 
 /**
- * One STOMP session over one WebSocket: frames in (parsed, queued, handled strictly one after
- * another, so SENDs from one client are stored and acknowledged in the order they were sent) and
- * frames out (MESSAGE, RECEIPT, ERROR, with back-pressure). Subscriptions, heart-beats and open
- * transactions each live in their own file.
+ * One STOMP session over one WebSocket: frames in (parsed and queued in frame-queue.ts, handled
+ * here strictly one after another) and frames out (MESSAGE, RECEIPT, ERROR, with back-pressure).
+ * Subscriptions, heart-beats and open transactions each live in their own file.
  */
 export class StompSession {
   readonly id = randomBytes(9).toString('base64url');
@@ -59,8 +52,7 @@ export class StompSession {
   private readonly subscriptions = new Subscriptions();
   private readonly transactions: TransactionBuffer;
   private readonly beats: HeartBeats;
-  private chain: Promise<void> = Promise.resolve();
-  private queued = 0;
+  private readonly inbound: FrameQueue;
   private ackCounter = 0;
   private closeEmitted = false;
   private readonly closeListeners: Array<(session: StompSession) => void> = [];
@@ -74,6 +66,11 @@ export class StompSession {
     private readonly protocolVersion: StompVersion | null = null,
   ) {
     this.parser = new FrameParser(options.limits);
+    this.inbound = new FrameQueue(this.parser, options.maxQueuedFrames, {
+      isOpen: () => this.isOpen,
+      run: (frame) => this.run(frame),
+      fail: (err) => this.fail(err),
+    });
     this.transactions = new TransactionBuffer(options.transactions);
     this.beats = new HeartBeats(options.timers);
     ws.on('message', (data, isBinary) => this.onData(data, isBinary));
@@ -143,38 +140,16 @@ export class StompSession {
   private onData(data: RawData, _isBinary: boolean): void {
     this.beats.received();
     if (this.state === 'closed') return;
-    const chunk = Array.isArray(data)
-      ? Buffer.concat(data)
-      : Buffer.isBuffer(data)
-        ? data
-        : Buffer.from(data);
-    let frames: Frame[];
+    this.inbound.push(data);
+  }
+
+  /** One frame, in its turn: an application refusal keeps the session, anything else ends it. */
+  private async run(frame: Frame): Promise<void> {
     try {
-      frames = this.parser.push(chunk).frames;
+      await this.asPrincipal(() => this.handle(frame));
     } catch (err) {
-      if (err instanceof StompFrameError) {
-        this.fail(new StompError(err.message, `code: ${err.code}`, CLOSE.protocol));
-        return;
-      }
-      throw err;
-    }
-    for (const frame of frames) {
-      if (++this.queued > this.options.maxQueuedFrames) {
-        this.fail(
-          new StompError('Too many frames in flight', 'Wait for receipts before sending more', CLOSE.policy),
-        );
-        return;
-      }
-      this.chain = this.chain.then(async () => {
-        this.queued--;
-        if (this.state === 'closed') return;
-        try {
-          await this.asPrincipal(() => this.handle(frame));
-        } catch (err) {
-          if (err instanceof StompAppError) this.refuse(err, frame);
-          else this.fail(err, frame);
-        }
-      });
+      if (err instanceof StompAppError) this.refuse(err, frame);
+      else this.fail(err, frame);
     }
   }
 

@@ -1,10 +1,16 @@
 /**
  * Helpers for tests that talk STOMP to a real server: the stock @stomp/stompjs client (as browsers
- * use it) and a raw `ws` client for frames stompjs would never send.
+ * use it), a raw `ws` client for frames stompjs would never send, and an echo server (the STOMP
+ * server alone on a bare HTTP server, its hooks stand-ins) for the protocol layer's tests.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client, type IFrame, type IMessage, type StompHeaders } from '@stomp/stompjs';
 import WebSocket from 'ws';
 import { FrameParser, serializeFrame, type Frame, type HeaderList } from './frame.js';
+import { StompServer } from './server.js';
+import { StompError, bearerToken, type StompHooks, type StompPrincipal } from './session.js';
 
 export interface StompClientOptions {
   heartbeatIncoming?: number;
@@ -183,6 +189,16 @@ export function rawClient(url: string, protocols: string[] = ['v12.stomp'], orig
   return client;
 }
 
+/** What a client is told as its session ends: each ERROR frame's message, and the close code. */
+export function watchEnding(client: Client): { errors: string[]; closed: Promise<number> } {
+  const errors: string[] = [];
+  client.onStompError = (f) => errors.push(f.headers['message'] ?? '');
+  const closed = new Promise<number>(
+    (resolve) => (client.onWebSocketClose = (e: { code: number }) => resolve(e.code)),
+  );
+  return { errors, closed };
+}
+
 /**
  * Timers for StompSession (`session.timers`) driven by the test: `advance(ms)` moves the clock and
  * runs every callback that fell due, in order. No sleeping.
@@ -217,4 +233,90 @@ export class ManualTimers {
     }
     this.nowMs = end;
   }
+}
+
+/** The page origin the echo server allows. */
+export const ECHO_ORIGIN = 'http://campus.test:8080';
+
+/** Tokens are "user-<id>"; "user-<id>-v<n>" carries a token version, "-ttl<ms>" a lifetime. */
+function principalFor(token: string | null): StompPrincipal {
+  const m = token ? /^user-(\d+)(?:-v(\d+))?(?:-ttl(\d+))?$/.exec(token) : null;
+  if (!m) throw new StompError(token ? 'Invalid token' : 'Missing Authorization header');
+  return {
+    userId: Number(m[1]),
+    tokenVersion: Number(m[2] ?? 0),
+    // Two "campuses" for the scope hook: odd and even user ids.
+    campusId: Number(m[1]) % 2,
+    ...(m[3] ? { expiresAt: Date.now() + Number(m[3]) } : {}),
+  };
+}
+
+/** The scope StompHooks.scope gives the work of a frame (the app's is the campus of db/campus-scope.ts). */
+const frameScope = new AsyncLocalStorage<string>();
+
+export interface EchoServer {
+  http: Server;
+  stomp: StompServer;
+  url: string;
+  sends: Array<{ userId: number; destination: string; body: string; headers: Record<string, string> }>;
+  /** What each hook saw as its scope (StompHooks.scope), in the order they ran. */
+  scopes: string[];
+  /** How long onSend takes before it stores (0: at once). */
+  sendDelayMs: number;
+  /** What onSend throws instead of storing, if anything. */
+  sendFailure: Error | null;
+}
+
+/**
+ * A StompServer on a bare HTTP server whose onSend stores each SEND in `sends` and delivers it to
+ * the destination's subscribers among the sender's own sessions (an echo).
+ */
+export async function startEchoServer(
+  session: ConstructorParameters<typeof StompServer>[0]['session'] = {},
+): Promise<EchoServer> {
+  const http = createServer((_req, res) => res.writeHead(404).end());
+  const scopes: string[] = [];
+  const hooks: StompHooks = {
+    authenticate: async (headers) => {
+      scopes.push(`authenticate:${frameScope.getStore() ?? 'none'}`);
+      return principalFor(bearerToken(headers));
+    },
+    scope: (principal, work) => frameScope.run(`campus-${principal.campusId}`, work),
+    revalidate: async () => {
+      scopes.push(`revalidate:${frameScope.getStore() ?? 'none'}`);
+    },
+    authorizeSubscribe: (principal, destination) => {
+      scopes.push(`subscribe:${frameScope.getStore() ?? 'none'}`);
+      if (destination.startsWith('/private/') && !destination.endsWith(`/${principal.userId}`)) {
+        throw new StompError('Forbidden destination');
+      }
+    },
+    onSend: async (s, destination, body, headers) => {
+      scopes.push(`send:${frameScope.getStore() ?? 'none'}`);
+      if (echo.sendDelayMs) await new Promise((r) => setTimeout(r, echo.sendDelayMs));
+      if (echo.sendFailure) throw echo.sendFailure;
+      echo.sends.push({ userId: s.principal!.userId, destination, body, headers });
+      stomp.deliverToUser(s.principal!.userId, destination, body, String(echo.sends.length));
+    },
+  };
+  const stomp = new StompServer({ hooks, allowedOrigins: [ECHO_ORIGIN], session });
+  stomp.attach(http);
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  const echo: EchoServer = {
+    http,
+    stomp,
+    url: `ws://127.0.0.1:${port}/ws`,
+    sends: [],
+    scopes,
+    sendDelayMs: 0,
+    sendFailure: null,
+  };
+  return echo;
+}
+
+/** Closes every session (allowing `graceMs` for goodbyes), then the HTTP server. */
+export async function stopEchoServer(echo: EchoServer, graceMs = 200): Promise<void> {
+  await echo.stomp.close(graceMs);
+  await new Promise<void>((resolve) => echo.http.close(() => resolve()));
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import type { CampusSummary } from '@campus/contract';
+import { SSO_MESSAGES, type CampusSummary } from '@campus/contract';
 import { cx } from '../../ui/cx';
 import { CloseIcon, SearchIcon } from '../../ui/icons';
 import { inputClasses } from '../../ui/TextField';
@@ -29,8 +29,9 @@ export function listStatus(count: number, query: string): string {
 /**
  * "Find your campus" (features.md §E): a combobox over GET /public/campuses. Students type their
  * campus's name or their address's domain; the list under the field narrows as they type and
- * works with the keyboard (picker.ts) as well as by touch. Choosing shows the campus's name in
- * the field; the page says what it accepts (its addresses) and where to go next.
+ * works with the keyboard (picker.ts) as well as by touch. Each campus shows its addresses and
+ * whether it offers university sign-in (features.md §G). Choosing shows the campus's name in the
+ * field; the page says what it accepts (its addresses) and where to go next.
  */
 export function CampusPicker({
   campuses,
@@ -177,6 +178,11 @@ export function CampusPicker({
           >
             <span className="font-semibold">{campus.name}</span>
             <span className="text-sm break-words text-slate-600">{addressList(campus.emailDomains)}</span>
+            {campus.universitySignIn && (
+              <span className="text-sm font-semibold text-brand-700">
+                {campus.universitySignIn === 'only' ? SSO_MESSAGES.pickerOnly : SSO_MESSAGES.pickerOffered}
+              </span>
+            )}
           </li>
         ))}
       </ul>

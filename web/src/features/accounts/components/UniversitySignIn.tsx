@@ -1,7 +1,7 @@
-import type { CampusInfo } from '@campus/contract';
 import { SSO_MESSAGES } from '@campus/contract';
 import { buttonClasses } from '../../../ui/Button';
 import { rememberSsoReturn } from '../ssoReturn';
+import type { UniversityCampus } from '../university';
 
 /**
  * "Continue with {campus} account" (features.md §G): a plain link to the server, which sends the
@@ -13,7 +13,7 @@ export function UniversitySignIn({
   next,
   divider = true,
 }: {
-  campus: CampusInfo | undefined;
+  campus: UniversityCampus | undefined;
   /** Where to land after signing in (kept in this tab until /sso/done). */
   next: string | null;
   divider?: boolean;

@@ -17,6 +17,7 @@ import { AuthLayout } from '../components/AuthLayout';
 import { EmailField } from '../components/EmailField';
 import { FormAlert } from '../components/FormAlert';
 import { UniversitySignIn } from '../components/UniversitySignIn';
+import { signUpUniversity } from '../university';
 import { emailError, focusFirstError, normalizeEmail } from '../validation';
 
 interface Values {
@@ -61,9 +62,24 @@ export default function SignUpPage() {
   const next = returnPathOf(location.state, location.search);
   const campus = useSignUpCampus();
   const campusName = campus.name ?? 'University';
-  // University sign-in of the visit's campus, while the form is about that campus (features.md §G).
-  const info = useCampusInfo().data;
-  const university = info?.sso && (campus.chosen?.slug ?? info.slug) === info.slug ? info : undefined;
+  // University sign-in of the campus the form is about: the chosen one, else the visit's (§G).
+  const university = signUpUniversity(campus.chosen, useCampusInfo().data);
+  const ssoOnly = !!university?.ssoOnly;
+  // In the form, or under the university's button where the e-mail form gives way: a student who
+  // landed on another campus's page can still find their own.
+  const picker = campus.showPicker && (
+    <CampusPicker
+      label="Your campus"
+      campuses={campus.campuses}
+      value={campus.chosen}
+      onChange={campus.choose}
+      hint={
+        campus.chosen
+          ? 'Not your campus? Search by name or e-mail domain.'
+          : 'Search by name or e-mail domain.'
+      }
+    />
+  );
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<Values>({ firstName: '', lastName: '', email: '', password: '' });
   const [errors, setErrors] = useState<Errors>({});
@@ -126,80 +142,66 @@ export default function SignUpPage() {
         </>
       }
     >
-      {university?.ssoOnly ? (
-        // This campus signs students up only through its university: the e-mail form gives way.
-        <div className="space-y-5">
+      {/* The university's button, once: above the e-mail form, or alone where the campus signs
+          students up only through its university (the e-mail form then gives way). */}
+      <div className={ssoOnly ? 'space-y-5' : 'mb-5'}>
+        {university?.ssoOnly && (
           <FormAlert tone="info">
             <p>{SSO_MESSAGES.signUpSsoOnly(university.name)}</p>
           </FormAlert>
-          <UniversitySignIn campus={university} next={next} divider={false} />
-        </div>
-      ) : (
-        <>
-          <div className="mb-5">
-            <UniversitySignIn campus={university} next={next} />
+        )}
+        <UniversitySignIn campus={university} next={next} divider={!ssoOnly} />
+        {ssoOnly && picker}
+      </div>
+      {!ssoOnly && (
+        <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-5">
+          {errors.form && <FormAlert>{errors.form}</FormAlert>}
+          {picker}
+          <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
+            <TextField
+              label="First name"
+              name="firstName"
+              autoComplete="given-name"
+              value={values.firstName}
+              onChange={set('firstName')}
+              error={errors.firstName}
+              maxLength={LIMITS.nameMax}
+            />
+            <TextField
+              label="Last name"
+              name="lastName"
+              autoComplete="family-name"
+              value={values.lastName}
+              onChange={set('lastName')}
+              error={errors.lastName}
+              maxLength={LIMITS.nameMax}
+            />
           </div>
-          <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-5">
-            {errors.form && <FormAlert>{errors.form}</FormAlert>}
-            {campus.showPicker && (
-              <CampusPicker
-                label="Your campus"
-                campuses={campus.campuses}
-                value={campus.chosen}
-                onChange={campus.choose}
-                hint={
-                  campus.chosen
-                    ? 'Not your campus? Search by name or e-mail domain.'
-                    : 'Search by name or e-mail domain.'
-                }
-              />
-            )}
-            <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
-              <TextField
-                label="First name"
-                name="firstName"
-                autoComplete="given-name"
-                value={values.firstName}
-                onChange={set('firstName')}
-                error={errors.firstName}
-                maxLength={LIMITS.nameMax}
-              />
-              <TextField
-                label="Last name"
-                name="lastName"
-                autoComplete="family-name"
-                value={values.lastName}
-                onChange={set('lastName')}
-                error={errors.lastName}
-                maxLength={LIMITS.nameMax}
-              />
-            </div>
-            <EmailField
-              label={`${campusName} email`}
-              placeholder={`${campusName} email`}
-              value={values.email}
-              onChange={set('email')}
-              onBlur={(e) => campus.followEmail(e.target.value)}
-              error={errors.email}
-              hint={campus.emailHint}
-            />
-            <PasswordField
-              label="Strong password"
-              name="password"
-              autoComplete="new-password"
-              placeholder="Strong password"
-              value={values.password}
-              onChange={set('password')}
-              error={errors.password}
-              hint="At least 8 characters. A short sentence is easy to remember and hard to guess."
-              maxLength={LIMITS.passwordMax}
-            />
-            {errors.server && <FormAlert>{errors.server}</FormAlert>}
-            <Button type="submit" size="lg" fullWidth loading={submitting}>
-              Get on Board!
-            </Button>
-          </form>
-        </>
+          <EmailField
+            label={`${campusName} email`}
+            placeholder={`${campusName} email`}
+            value={values.email}
+            onChange={set('email')}
+            onBlur={(e) => campus.followEmail(e.target.value)}
+            error={errors.email}
+            hint={campus.emailHint}
+          />
+          <PasswordField
+            label="Strong password"
+            name="password"
+            autoComplete="new-password"
+            placeholder="Strong password"
+            value={values.password}
+            onChange={set('password')}
+            error={errors.password}
+            hint="At least 8 characters. A short sentence is easy to remember and hard to guess."
+            maxLength={LIMITS.passwordMax}
+          />
+          {errors.server && <FormAlert>{errors.server}</FormAlert>}
+          <Button type="submit" size="lg" fullWidth loading={submitting}>
+            Get on Board!
+          </Button>
+        </form>
       )}
     </AuthLayout>
   );

@@ -1,17 +1,17 @@
+/**
+ * Chat over STOMP (features.md §C): messages stored before they are delivered, to both students
+ * and every tab; refusals with the reason; a client catching up after a drop; sessions closed when
+ * the password changes. On each dialect, and on PostgreSQL with Redis fan-out where there is one.
+ */
 import {
   MESSAGES,
   REFRESHED_TOKEN_HEADER,
   STOMP_PATHS,
   type ChatErrorBody,
   roomIdFor,
-  type ChatMessage,
-  type ChatRoomSummary,
 } from '@campus/contract';
 import type { Client } from '@stomp/stompjs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { sql } from 'kysely';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   asStudent,
@@ -23,7 +23,7 @@ import {
   type TestApp,
 } from '../../test/helper.js';
 import { collect, connectOrThrow, connectStomp, receiptFor } from './stomp/testing.js';
-import { createListing, listen, multipartFile, parseMessage, sendAs } from './testing.js';
+import { chatHistory, createListing, listen, parseMessage, uploadChatPhoto } from './testing.js';
 
 const variants = dialects.map((dialect) => ({
   dialect,
@@ -33,7 +33,7 @@ const variants = dialects.map((dialect) => ({
 const bearer = (s: Pick<Student, 'token'>) => ({ Authorization: `Bearer ${s.token}` });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.each(variants)('chat over STOMP and HTTP ($dialect, redis: $redis)', ({ dialect, redis }) => {
+describe.each(variants)('chat delivery over STOMP ($dialect, redis: $redis)', ({ dialect, redis }) => {
   let t: TestApp;
   let url: string;
   let buyer: Student;
@@ -42,7 +42,6 @@ describe.each(variants)('chat over STOMP and HTTP ($dialect, redis: $redis)', ({
   let listingId: number;
   let room: string;
   let sendTo: string;
-  let uploadedUrl = '';
   const open: Client[] = [];
 
   async function connect(student: Pick<Student, 'token'>): Promise<Client> {
@@ -87,17 +86,7 @@ describe.each(variants)('chat over STOMP and HTTP ($dialect, redis: $redis)', ({
     return refused.message;
   }
 
-  async function history(
-    student: Student,
-    query = '',
-  ): Promise<{ status: number; messages: ChatMessage[]; link: string | undefined }> {
-    const res = await asStudent(t, student, { method: 'GET', url: `/api/chats/${room}${query}` });
-    return {
-      status: res.statusCode,
-      messages: res.statusCode === 200 ? (res.json() as ChatMessage[]) : [],
-      link: res.headers.link as string | undefined,
-    };
-  }
+  const history = (student: Student, query = '') => chatHistory(t, student, room, query);
 
   beforeAll(async () => {
     t = await createTestApp({ dialect, redis });
@@ -117,15 +106,6 @@ describe.each(variants)('chat over STOMP and HTTP ($dialect, redis: $redis)', ({
 
   it('uses the broker this configuration asks for', () => {
     expect(t.app.chat.broker.kind).toBe(redis ? 'redis' : 'memory');
-  });
-
-  it('has no history before the first message (404), and refuses a third student (403)', async () => {
-    expect((await history(buyer)).status).toBe(404);
-    const res = await asStudent(t, third, { method: 'GET', url: `/api/chats/${room}` });
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ message: MESSAGES.chatRoomForbidden, code: 'FORBIDDEN' });
-    expect((await asStudent(t, buyer, { method: 'GET', url: '/api/chats/not-a-room' })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: `/api/chats/${room}` })).statusCode).toBe(401);
   });
 
   it('refuses CONNECT with a bad or missing token', async () => {
@@ -275,51 +255,8 @@ describe.each(variants)('chat over STOMP and HTTP ($dialect, redis: $redis)', ({
     );
   });
 
-  it('uploads a chat photo (JPEG by content, metadata stripped) and answers its URL', async () => {
-    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } })
-      .withExif({ IFD0: { Copyright: 'secret-gps-owner' } })
-      .jpeg()
-      .toBuffer();
-    const res = await asStudent(t, buyer, {
-      method: 'POST',
-      url: '/api/chats/upload',
-      ...multipartFile('image', 'a.jpg', jpeg),
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^text\/plain/);
-    expect(res.body).toMatch(/^\/uploads\/[0-9a-f-]{36}\.jpg$/);
-    uploadedUrl = res.body;
-    const stored = await readFile(path.join(t.dataDir, 'uploads', res.body.slice('/uploads/'.length)));
-    expect(stored.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
-    expect(stored.includes(Buffer.from('secret-gps-owner'))).toBe(false);
-
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
-      .png()
-      .toBuffer();
-    const notJpeg = await asStudent(t, buyer, {
-      method: 'POST',
-      url: '/api/chats/upload',
-      ...multipartFile('image', 'x.jpg', png),
-    });
-    expect(notJpeg.statusCode).toBe(400);
-    expect(notJpeg.json()).toMatchObject({ message: MESSAGES.imageNotJpeg });
-    const wrongField = await asStudent(t, buyer, {
-      method: 'POST',
-      url: '/api/chats/upload',
-      ...multipartFile('photo', 'a.jpg', jpeg),
-    });
-    expect(wrongField.json()).toMatchObject({ message: MESSAGES.noFileUploaded });
-    const empty = await asStudent(t, buyer, { method: 'POST', url: '/api/chats/upload', payload: {} });
-    expect(empty.json()).toMatchObject({ message: MESSAGES.noFileUploaded });
-    const anonymous = await t.app.inject({
-      method: 'POST',
-      url: '/api/chats/upload',
-      ...multipartFile('image', 'a.jpg', jpeg),
-    });
-    expect(anonymous.statusCode).toBe(401);
-  });
-
   it('accepts an image message with blank text and one of our upload URLs, and exactly 2000 characters', async () => {
+    const uploadedUrl = await uploadChatPhoto(t, buyer);
     const client = await connect(buyer);
     const inbox = collect(client, `/user/queue/chat/${room}`);
     client.publish({
@@ -329,75 +266,6 @@ describe.each(variants)('chat over STOMP and HTTP ($dialect, redis: $redis)', ({
     expect(parseMessage((await inbox.next()).body)).toMatchObject({ content: '', url: uploadedUrl });
     client.publish({ destination: sendTo, body: JSON.stringify({ content: 'y'.repeat(2000), listingId }) });
     expect(parseMessage((await inbox.next()).body).content).toHaveLength(2000);
-  });
-
-  it('pages history oldest first, catches up with ?after= and links the next and previous pages', async () => {
-    const all = (await history(buyer, '?limit=500')).messages;
-    expect(all.length).toBeGreaterThanOrEqual(4);
-    const ids = all.map((m) => m.id);
-    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
-
-    const newest = await history(buyer, '?limit=2');
-    expect(newest.messages.map((m) => m.id)).toEqual(ids.slice(-2));
-    expect(newest.link).toBe(`</api/chats/${room}?before=${ids.at(-2)}&limit=2>; rel="prev"`);
-    const older = await history(buyer, `?before=${ids.at(-2)}&limit=2`);
-    expect(older.messages.map((m) => m.id)).toEqual(ids.slice(-4, -2));
-
-    const after = await history(buyer, `?after=${ids[0]}&limit=2`);
-    expect(after.messages.map((m) => m.id)).toEqual(ids.slice(1, 3));
-    expect(after.link).toBe(`</api/chats/${room}?after=${ids[2]}&limit=2>; rel="next"`);
-    const caughtUp = await history(buyer, `?after=${ids.at(-1)}`);
-    expect(caughtUp).toMatchObject({ status: 200, messages: [] });
-    expect((await history(buyer, '?limit=0')).status).toBe(400);
-    expect((await history(buyer, '?after=abc')).status).toBe(400);
-  });
-
-  it('lists the caller’s rooms with peer, listing, last message and real unread counts', async () => {
-    const inboxOf = async (s: Student) => {
-      const res = await asStudent(t, s, { method: 'GET', url: '/api/chats' });
-      expect(res.statusCode).toBe(200);
-      return res.json() as ChatRoomSummary[];
-    };
-    const sellerRooms = await inboxOf(seller);
-    expect(sellerRooms).toHaveLength(1);
-    const r = sellerRooms[0]!;
-    const msgs = (await history(seller, '?limit=500')).messages;
-    const fromBuyer = msgs.filter((m) => m.senderId === buyer.id).length;
-    expect(r).toMatchObject({
-      id: room,
-      roomKey: room,
-      buyerId: buyer.id,
-      sellerId: seller.id,
-      listingId,
-      messageCount: msgs.length,
-      unreadCount: fromBuyer,
-      peer: { id: buyer.id, firstName: 'Bea', lastName: 'Buyer' },
-      listing: { id: listingId, name: 'Desk lamp', thumbnailUrl: null },
-    });
-    expect(r.lastMessage).toEqual(msgs.at(-1));
-    expect(JSON.stringify(sellerRooms)).not.toContain('@');
-    expect(await inboxOf(third)).toEqual([]);
-
-    const read = await asStudent(t, seller, { method: 'POST', url: `/api/chats/${room}/read` });
-    expect(read.statusCode).toBe(200);
-    expect((await inboxOf(seller))[0]?.unreadCount).toBe(0);
-    expect((await asStudent(t, third, { method: 'POST', url: `/api/chats/${room}/read` })).statusCode).toBe(
-      403,
-    );
-
-    // A newer room goes first.
-    const otherListing = await createListing(t, third.id, 'Calculus book');
-    await sendAs(t, seller.id, seller.id, third.id, {
-      content: 'Still have the book?',
-      listingId: otherListing,
-    });
-    const rooms = await inboxOf(seller);
-    expect(rooms.map((x) => x.peer.id)).toEqual([third.id, buyer.id]);
-    expect(rooms[0]).toMatchObject({ unreadCount: 0, messageCount: 1, listing: { name: 'Calculus book' } });
-    expect((await inboxOf(third))[0]).toMatchObject({
-      unreadCount: 1,
-      peer: { id: seller.id, firstName: 'Sam' },
-    });
   });
 
   it('lets a client that dropped catch up with ?after= without missing or repeating anything', async () => {
