@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { startSessionsPlainly } from './connection.js';
 import type { Database } from './schema.js';
 
 /**
@@ -60,6 +61,7 @@ export async function openSearchReader(
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
+  startSessionsPlainly(pool);
   try {
     const me = await pool.query<{ name: string }>('select current_user as name');
     await grantRead(me.rows[0]!.name);

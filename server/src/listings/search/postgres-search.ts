@@ -126,11 +126,8 @@ export class PostgresSearch implements SearchEngine {
       const threshold = (value: number) =>
         sql`select set_config('pg_trgm.word_similarity_threshold', ${String(value)}, true)`.execute(trx);
       const execute = async (query: RawBuilder<unknown>) => (await sql<R>`${query}`.execute(trx)).rows;
-      // JIT compilation off: the planner's cost of a search over a large campus passes
-      // jit_above_cost, and compiling its expressions took 0.8 s of a 1.3 s search at 100k listings
-      // (the query itself: 0.15 s); a search is short work that compiling never pays back.
-      await sql`select set_config('jit', 'off', true),
-        set_config('pg_trgm.word_similarity_threshold', ${String(q.similarity)}, true)`.execute(trx);
+      // (JIT and parallel workers are off for every connection: db/connection.ts says why.)
+      await threshold(q.similarity);
       const early = await shortcut?.(execute);
       if (early) return early;
       const rows = await execute(page(false));

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.js';
+import type { Database } from '../../db/schema.js';
 import { openSearchReader } from '../../db/search-reader.js';
 import {
   TEST_CAMPUS_DOMAINS,
@@ -144,6 +146,24 @@ describe.skipIf(!base)('the search reader (SEARCH_DATABASE_URL)', () => {
     await expect(openSearchReader(withReader.databaseUrl!, true, noGrant)).rejects.toThrow(/a superuser/);
     const reader = await openSearchReader(await role('reader', 'bypassrls', ['select']), true, noGrant);
     await reader.close();
+  });
+
+  it("starts every connection, the app's and the reader's, without parallel workers or JIT", async () => {
+    const settings = async (kysely: Kysely<Database>) =>
+      (
+        await sql<{
+          parallel: string;
+          jit: string;
+        }>`select current_setting('max_parallel_workers_per_gather') as parallel,
+          current_setting('jit') as jit`.execute(kysely)
+      ).rows[0];
+    expect(await settings(withReader.app.ctx.db.kysely)).toEqual({ parallel: '0', jit: 'off' });
+    const reader = await openSearchReader(await role('plain', 'bypassrls', ['select']), true, noGrant);
+    try {
+      expect(await settings(reader.kysely)).toEqual({ parallel: '0', jit: 'off' });
+    } finally {
+      await reader.close();
+    }
   });
 
   it('is read only by search in PostgreSQL', () => {
