@@ -150,9 +150,22 @@ export async function postgresSearch(ctx: AppContext): Promise<SearchEngine> {
       );
     return new PostgresSearch(ctx.db, ctx.clock);
   }
-  // The app's role owns listings, so it can let the reader read them (and only them).
+  // The app's role owns listings, so it can let the reader read them (and only them). Processes
+  // starting together would race to grant ("tuple concurrently updated"): grant only what is
+  // missing, and take another process's grant as done.
+  const canRead = async (role: string) =>
+    (
+      await sql<{
+        reads: boolean;
+      }>`select has_table_privilege(${role}, 'listings', 'select') as reads`.execute(ctx.db.kysely)
+    ).rows[0]?.reads === true;
   const grantRead = async (role: string) => {
-    await sql`grant select on listings to ${sql.id(role)}`.execute(ctx.db.kysely);
+    if (await canRead(role)) return;
+    try {
+      await sql`grant select on listings to ${sql.id(role)}`.execute(ctx.db.kysely);
+    } catch (error) {
+      if (!(await canRead(role))) throw error;
+    }
   };
   const reader = await openSearchReader(url, ctx.config.nodeEnv === 'production', grantRead);
   return new PostgresSearch(ctx.db, ctx.clock, reader);

@@ -112,6 +112,20 @@ describe.skipIf(!base)('the search reader (SEARCH_DATABASE_URL)', () => {
 
   const noGrant = async () => undefined;
 
+  it('starts processes side by side that each grant the same new role', async () => {
+    const url = await role('shared', 'bypassrls', []);
+    const env = { ...TWO_CAMPUSES, SEARCH_ENGINE: 'postgres', SEARCH_DATABASE_URL: url };
+    const apps = await Promise.all(
+      [1, 2, 3].map(() => createTestApp({ dialect: 'postgres', databaseUrl: withReader.databaseUrl, env })),
+    );
+    try {
+      for (const t of apps)
+        expect(await names(t, uw, 'lamp')).toEqual(['Husky lamp shade', 'Husky desk lamp']);
+    } finally {
+      await Promise.all(apps.map((t) => t.close()));
+    }
+  });
+
   it('refuses at start-up a role the campus policies hold: its searches would find nothing', async () => {
     const url = await role('held', '', ['select']);
     await expect(openSearchReader(url, false, noGrant)).rejects.toThrow(
