@@ -20,9 +20,15 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** Focuses the first invalid field or form alert after the errors render. */
-export function focusFirstError(form: HTMLFormElement | null): void {
+/**
+ * Focuses the first invalid field or form alert once the errors render. Errors set after a request
+ * (the server's reason) render when React gets to them, which on a busy phone can be after the
+ * next frame: look again for a few frames (about half a second) until one is there.
+ */
+export function focusFirstError(form: HTMLFormElement | null, frames = 30): void {
   window.requestAnimationFrame(() => {
-    form?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"]')?.focus();
+    const target = form?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"]');
+    if (target) target.focus();
+    else if (frames > 1 && form?.isConnected) focusFirstError(form, frames - 1);
   });
 }
