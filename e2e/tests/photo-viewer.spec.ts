@@ -100,9 +100,10 @@ test('photos: PNG, JPEG and WebP posted from a phone; the full-screen viewer by 
     mimeType: 'image/heic',
     buffer: Buffer.from('....ftypheic not a photo this browser can open'),
   });
+  // The app first tries to convert it (browser-image-compression, loaded on demand): slow on a busy machine.
   await expect(
     seller.getByText('"IMG_0042.heic" cannot be opened in this browser. Choose a JPEG or PNG photo instead.'),
-  ).toBeVisible();
+  ).toBeVisible({ timeout: 30_000 });
   // A type no browser converts is refused too.
   await input.setInputFiles({ name: 'anim.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
   await expect(seller.getByText('Only JPG, PNG, WebP or HEIC photos can be added')).toBeVisible();
@@ -261,7 +262,8 @@ test('photos: PNG, JPEG and WebP posted from a phone; the full-screen viewer by 
     .getByLabel('Photo (JPG, PNG, WebP or HEIC)')
     .setInputFiles(await photo('meet-here', 'png', 800, 600, '#5b2a86'));
   await buyer.getByRole('button', { name: 'Upload' }).click();
-  await expect(buyer.getByText('Image uploaded successfully!')).toBeVisible();
+  // Converted to JPEG in the browser, then uploaded and stored: seconds on a busy machine.
+  await expect(buyer.getByText('Image uploaded successfully!')).toBeVisible({ timeout: 30_000 });
   await expect(buyer.getByRole('log').getByAltText('Photo sent in the chat')).toHaveAttribute(
     'src',
     /\/uploads\/.+\.jpg$/,
