@@ -116,41 +116,29 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 }
 
 /**
- * Settings every connection of the app starts with, for short requests on a few cores:
- * - no parallel query: a browse page under row-level security was planned as a parallel scan whose
- *   workers took 72 ms to start, for a page the plain scan reads in 0.5 ms (2M listings), and
- *   searches gained nothing from workers sharing the same two cores;
- * - no JIT compilation: compiling a search's expressions took 0.8 s of a 1.3 s search.
- * Sent when the pool opens the connection, before any query of the app (a client runs its
- * queries in order).
+ * A pool of the app's connections to `url` (the app's own, and the search reader's): a database
+ * that does not answer the connection fails the request after 5 s (a 503) instead of leaving it
+ * waiting for as long as the client does. `what` names the pool in warnings.
  */
-export const SESSION_SETTINGS_SQL = 'set max_parallel_workers_per_gather = 0; set jit = off';
-
-/** Starts every new connection of `pool` with SESSION_SETTINGS_SQL. */
-export function startSessionsPlainly(pool: pg.Pool): void {
-  pool.on('connect', (client) => {
-    // A failure here is the connection's: the query that follows fails the same way.
-    client.query(SESSION_SETTINGS_SQL).catch(() => undefined);
-  });
-}
-
-function openPostgres(url: string): Db {
-  // A database that does not answer the connection fails the request after 5 s (a 503) instead of
-  // leaving it waiting for as long as the client does.
+export function openPgPool(url: string, what = ''): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle pooled connection that the server closes (restart, failover, a dropped test database)
   // emits 'error' on the pool; without a listener Node would crash the whole process. The pool
   // discards that client and the next query opens a fresh one, so there is nothing else to do.
   pool.on('error', (error) => {
-    process.emitWarning(`PostgreSQL closed an idle connection: ${error.message}`, 'DatabaseWarning');
+    process.emitWarning(`PostgreSQL closed an idle ${what}connection: ${error.message}`, 'DatabaseWarning');
   });
-  // The same for a connection that is checked out (inside a transaction, between two queries):
-  // pg emits 'error' on the client itself, and unheard that is an uncaught exception. The query in
-  // hand fails on its own (503 for the request) and the pool discards the client on release.
   pool.on('connect', (client) => {
+    // The same for a connection that is checked out (inside a transaction, between two queries):
+    // pg emits 'error' on the client itself, and unheard that is an uncaught exception. The query
+    // in hand fails on its own (503 for the request) and the pool discards the client on release.
     client.on('error', () => undefined);
   });
-  startSessionsPlainly(pool);
+  return pool;
+}
+
+function openPostgres(url: string): Db {
+  const pool = openPgPool(url);
   const rowSecurity = new RowSecurity();
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: retryingPool(pool, rowSecurity) }),

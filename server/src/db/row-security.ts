@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { currentScope } from './campus-scope.js';
 import { APP_ROLE } from './migrations/015_campuses.js';
+import { SESSION_SETTINGS_SQL } from './session-settings.js';
 
 /**
  * PostgreSQL row-level security for campuses (migration 015). Every connection checkout (one
@@ -55,9 +56,11 @@ export class RowSecurity {
     const wanted = `${role ?? ''}|${campus}|${all}`;
     if (this.carried.get(client) === wanted) return;
     const roleStatement = role ? `set role ${role}` : 'reset role';
+    // A connection's first statement also carries the app's session settings (session-settings.ts).
+    const settings = this.carried.has(client) ? '' : `${SESSION_SETTINGS_SQL}; `;
     // Numbers and fixed words only: nothing here comes from a request.
     await client.query(
-      `${roleStatement}; select set_config('app.campus_id', '${campus}', false), set_config('app.all_campuses', '${all}', false)`,
+      `${settings}${roleStatement}; select set_config('app.campus_id', '${campus}', false), set_config('app.all_campuses', '${all}', false)`,
     );
     this.carried.set(client, wanted);
   }

@@ -1,6 +1,6 @@
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
-import { startSessionsPlainly } from './connection.js';
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { openPgPool } from './connection.js';
+import { SESSION_SETTINGS_SQL } from './session-settings.js';
 import type { Database } from './schema.js';
 
 /**
@@ -53,15 +53,7 @@ export async function openSearchReader(
   production: boolean,
   grantRead: (role: string) => Promise<void>,
 ): Promise<SearchReader> {
-  // As the app's own pool: a database that does not answer fails the search in 5 s (503).
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
-  pool.on('error', (error) => {
-    process.emitWarning(`PostgreSQL closed an idle search connection: ${error.message}`, 'DatabaseWarning');
-  });
-  pool.on('connect', (client) => {
-    client.on('error', () => undefined);
-  });
-  startSessionsPlainly(pool);
+  const pool = openPgPool(url, 'search ');
   try {
     const me = await pool.query<{ name: string }>('select current_user as name');
     await grantRead(me.rows[0]!.name);
@@ -78,7 +70,14 @@ export async function openSearchReader(
     await pool.end();
     throw error;
   }
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool,
+      onCreateConnection: async (connection) => {
+        await connection.executeQuery(CompiledQuery.raw(SESSION_SETTINGS_SQL));
+      },
+    }),
+  });
   return {
     kysely,
     async close() {

@@ -126,7 +126,7 @@ export class PostgresSearch implements SearchEngine {
       const threshold = (value: number) =>
         sql`select set_config('pg_trgm.word_similarity_threshold', ${String(value)}, true)`.execute(trx);
       const execute = async (query: RawBuilder<unknown>) => (await sql<R>`${query}`.execute(trx)).rows;
-      // (JIT and parallel workers are off for every connection: db/connection.ts says why.)
+      // (JIT and parallel workers are off for every connection: db/session-settings.ts says why.)
       await threshold(q.similarity);
       const early = await shortcut?.(execute);
       if (early) return early;
