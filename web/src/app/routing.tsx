@@ -167,6 +167,8 @@ export function AppRoutes({ routes }: { routes: RouteObject[] }) {
 }
 
 const SCROLL_KEY = 'campus:scroll';
+/** How long a restored position keeps being re-applied while the page is still growing. */
+const RESTORE_WINDOW_MS = 2000;
 
 function savedPositions(): Record<string, number> {
   try {
@@ -177,9 +179,37 @@ function savedPositions(): Record<string, number> {
 }
 
 /**
+ * Scrolls to `y` and, while the page is still too short to reach it (photos, a list still
+ * rendering), tries again each frame until it gets there, the student scrolls or taps on their own,
+ * or the window closes. Returns the cancel.
+ */
+function restoreScroll(y: number): () => void {
+  window.scrollTo(0, y);
+  if (y === 0 || Math.abs(window.scrollY - y) < 1) return () => undefined;
+  const until = performance.now() + RESTORE_WINDOW_MS;
+  let frame = 0;
+  const stop = () => {
+    cancelAnimationFrame(frame);
+    for (const type of USER_SCROLL_EVENTS) window.removeEventListener(type, stop);
+  };
+  const retry = () => {
+    window.scrollTo(0, y);
+    if (Math.abs(window.scrollY - y) < 1 || performance.now() > until) stop();
+    else frame = requestAnimationFrame(retry);
+  };
+  for (const type of USER_SCROLL_EVENTS) window.addEventListener(type, stop, { passive: true });
+  frame = requestAnimationFrame(retry);
+  return stop;
+}
+
+const USER_SCROLL_EVENTS = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+
+/**
  * Top of the page on every new history entry; on Back/Forward within the session the position the
  * entry was left at (kept in sessionStorage, so it survives a reload), as the data router's
- * `<ScrollRestoration>` did. React Router reports a document's first render as a POP under the key
+ * `<ScrollRestoration>` did. The browser's own restoration is off (`history.scrollRestoration`),
+ * as there: it restores once, at the popstate, against a page that may not have grown back yet, and
+ * the two fought. React Router reports a document's first render as a POP under the key
  * `default` — whatever the tab loaded before saved a position under that key too — so the first
  * location is restored only when the browser came back to this document (navigation timing
  * `back_forward`), never on a fresh load (a link, a typed address).
@@ -188,6 +218,16 @@ export function ScrollRestorer() {
   const location = useLocation();
   const navigationType = useNavigationType();
   const firstRender = useRef(true);
+  useEffect(() => {
+    if (!('scrollRestoration' in window.history)) return undefined;
+    window.history.scrollRestoration = 'manual';
+    // Leaving for another site: the browser restores this document if the student comes back.
+    const leave = () => {
+      window.history.scrollRestoration = 'auto';
+    };
+    window.addEventListener('pagehide', leave);
+    return () => window.removeEventListener('pagehide', leave);
+  }, []);
   useLayoutEffect(() => {
     const first = firstRender.current;
     firstRender.current = false;
@@ -197,7 +237,7 @@ export function ScrollRestorer() {
       (performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined)?.type ===
         'back_forward';
     const saved = navigationType === 'POP' && cameBack ? savedPositions()[location.key] : undefined;
-    window.scrollTo(0, saved ?? 0);
+    const cancelRestore = restoreScroll(saved ?? 0);
     // The position as the student left it: by the time this cleanup runs the next page may have
     // replaced the DOM, and the window's own scrollY be clamped to that page's height.
     let left = window.scrollY;
@@ -206,6 +246,7 @@ export function ScrollRestorer() {
     };
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => {
+      cancelRestore();
       window.removeEventListener('scroll', onScroll);
       const positions = savedPositions();
       positions[location.key] = left;

@@ -62,6 +62,12 @@ export function CampusPicker({
   const showList = state.open && results.length > 0;
   const showEmpty = state.open && results.length === 0;
 
+  // A tap that landed before the page's script was ready focused the field but opened nothing:
+  // the list opens now, as the tap asked.
+  useEffect(() => {
+    if (document.activeElement === input.current) setState((s) => ({ ...s, open: true }));
+  }, []);
+
   useEffect(() => {
     if (state.active >= 0)
       document.getElementById(optionId(state.active))?.scrollIntoView({ block: 'nearest' });
