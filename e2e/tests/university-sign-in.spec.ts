@@ -106,4 +106,17 @@ test("the sign-up page's campus picker says which campuses offer university sign
   await expect(page.getByRole('link', { name: BUTTON })).toHaveAttribute('href', '/auth/sso/lakeshore/start');
   await expect(page.getByLabel('Lakeshore State email')).toBeVisible();
   await shoot(page, 'university-sign-in-signup-chosen');
+
+  // The landing page's card says the same: either the address or the university account.
+  await page.goto(`${BASE_URL}/`);
+  const find = page.getByRole('combobox', { name: 'Find your campus' });
+  await find.fill('lakeshore');
+  await page
+    .getByRole('listbox', { name: 'Campuses' })
+    .getByRole('option', { name: /Lakeshore State/ })
+    .click();
+  await expect(
+    page.getByText('Use your @lakeshore.edu address to sign up, or your Lakeshore State university account.'),
+  ).toBeVisible();
+  await shoot(page, 'university-sign-in-landing-chosen');
 });

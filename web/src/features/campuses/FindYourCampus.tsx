@@ -3,7 +3,7 @@ import { ButtonLink } from '../../ui/Button';
 import { cx } from '../../ui/cx';
 import { ArrowRightIcon, CheckIcon } from '../../ui/icons';
 import { CampusPicker } from './CampusPicker';
-import { addressHint } from './wording';
+import { signUpHint } from './wording';
 
 /** The sign-up page with a campus already chosen (SignUpPage reads `campus`). */
 export function signUpPathFor(campus: CampusSummary): string {
@@ -44,9 +44,7 @@ export function FindYourCampus({
               </span>
               <span>{chosen.name} is on Campus Market</span>
             </p>
-            <p className="mt-1 pl-7 text-sm break-words text-brand-900">
-              {addressHint(chosen.emailDomains)} to sign up.
-            </p>
+            <p className="mt-1 pl-7 text-sm break-words text-brand-900">{signUpHint(chosen)}</p>
             <ButtonLink to={signUpPathFor(chosen)} size="md" className="mt-3 sm:ml-7">
               Continue to sign up <ArrowRightIcon size={18} />
             </ButtonLink>

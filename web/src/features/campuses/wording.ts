@@ -1,4 +1,5 @@
 /** How the web app speaks of a campus and what it accepts (features.md §E). */
+import type { CampusSummary } from '@campus/contract';
 
 /** "@uw.edu", "@osu.edu or @buckeyemail.osu.edu", "@a.edu, @b.edu or @c.edu". */
 export function addressList(domains: readonly string[]): string {
@@ -11,6 +12,15 @@ export function addressList(domains: readonly string[]): string {
 export function addressHint(domains: readonly string[]): string {
   if (domains.length === 0) return 'Use your university e-mail address';
   return `Use your ${addressList(domains)} address`;
+}
+
+/** How the chosen campus signs students up: its addresses, its university account, or either. */
+export function signUpHint(campus: CampusSummary): string {
+  if (campus.universitySignIn === 'only') return `Sign up with your ${campus.name} university account.`;
+  const byAddress = `${addressHint(campus.emailDomains)} to sign up`;
+  return campus.universitySignIn === 'offered'
+    ? `${byAddress}, or your ${campus.name} university account.`
+    : `${byAddress}.`;
 }
 
 /**
