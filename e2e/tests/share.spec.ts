@@ -199,5 +199,22 @@ test('a fresh load opens at the top, whatever an earlier load left in the tab', 
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`/single_listing/${id}$`));
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(300);
+  // Left for another document (a typed address), then Back: the same place, not another load's.
+  // An unload listener keeps the page out of the back-forward cache, as a phone short of memory
+  // would: Back then loads the document again and the app restores the position itself.
+  await page.evaluate(() => {
+    window.addEventListener('unload', () => undefined);
+    window.scrollTo(0, 250);
+  });
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(250);
+  await page.goto('/dashboard');
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/single_listing/${id}$`));
+  expect(
+    await page.evaluate(
+      () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).type,
+    ),
+  ).toBe('back_forward');
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(250);
   await context.close();
 });

@@ -3,12 +3,16 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { queryClient } from './api/queryClient';
 import { App } from './app/App';
+import { keyThisHistoryEntry } from './app/scroll-restorer';
 import { SSR_STATE_ID, seedQueryCache } from './ssr/state';
 import { keepServerClock } from './ui/timeBasis';
 import './index.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');
+
+// Before the router reads the entry's key (its scroll position is saved under it).
+keyThisHistoryEntry();
 
 const app = <App client={queryClient} router={(routes) => <BrowserRouter>{routes}</BrowserRouter>} />;
 

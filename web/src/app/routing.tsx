@@ -9,7 +9,7 @@
  *   - `errorElement`: an error boundary around the route's element (or `<Outlet/>` for a pathless
  *     group), reset when the location changes; `useRouteFailure()` replaces `useRouteError()`;
  *   - `handle`: `useRouteHandles()` gives the matched routes' handles (was `useMatches()`).
- * Scroll restoration: `ScrollRestorer` (top of the page on a new entry, the saved position on Back).
+ * Scroll restoration lives beside it: scroll-restorer.tsx.
  */
 import {
   Component,
@@ -18,21 +18,12 @@ import {
   Suspense,
   useContext,
   useEffect,
-  useLayoutEffect,
   useMemo,
-  useRef,
   type ComponentType,
   type ErrorInfo,
   type ReactNode,
 } from 'react';
-import {
-  matchRoutes,
-  Outlet,
-  useLocation,
-  useNavigationType,
-  useRoutes,
-  type RouteObject,
-} from 'react-router';
+import { matchRoutes, Outlet, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { EARLY_INPUT_GLOBAL } from '../ssr/state';
 import { PageSpinner } from '../ui/Spinner';
 
@@ -164,98 +155,4 @@ export function AppRoutes({ routes }: { routes: RouteObject[] }) {
   // The top bar's fields hydrate with the root, before the page's boundary.
   useEffect(handOverEarlyInput, []);
   return <HandlesContext.Provider value={handles}>{rendered}</HandlesContext.Provider>;
-}
-
-const SCROLL_KEY = 'campus:scroll';
-/** How long a restored position keeps being re-applied while the page is still growing. */
-const RESTORE_WINDOW_MS = 2000;
-
-function savedPositions(): Record<string, number> {
-  try {
-    return JSON.parse(sessionStorage.getItem(SCROLL_KEY) ?? '{}') as Record<string, number>;
-  } catch {
-    return {};
-  }
-}
-
-/**
- * Scrolls to `y` and, while the page is still too short to reach it (photos, a list still
- * rendering), tries again each frame until it gets there, the student scrolls or taps on their own,
- * or the window closes. Returns the cancel.
- */
-function restoreScroll(y: number): () => void {
-  window.scrollTo(0, y);
-  if (y === 0 || Math.abs(window.scrollY - y) < 1) return () => undefined;
-  const until = performance.now() + RESTORE_WINDOW_MS;
-  let frame = 0;
-  const stop = () => {
-    cancelAnimationFrame(frame);
-    for (const type of USER_SCROLL_EVENTS) window.removeEventListener(type, stop);
-  };
-  const retry = () => {
-    window.scrollTo(0, y);
-    if (Math.abs(window.scrollY - y) < 1 || performance.now() > until) stop();
-    else frame = requestAnimationFrame(retry);
-  };
-  for (const type of USER_SCROLL_EVENTS) window.addEventListener(type, stop, { passive: true });
-  frame = requestAnimationFrame(retry);
-  return stop;
-}
-
-const USER_SCROLL_EVENTS = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
-
-/**
- * Top of the page on every new history entry; on Back/Forward within the session the position the
- * entry was left at (kept in sessionStorage, so it survives a reload), as the data router's
- * `<ScrollRestoration>` did. The browser's own restoration is off (`history.scrollRestoration`),
- * as there: it restores once, at the popstate, against a page that may not have grown back yet, and
- * the two fought. React Router reports a document's first render as a POP under the key
- * `default` — whatever the tab loaded before saved a position under that key too — so the first
- * location is restored only when the browser came back to this document (navigation timing
- * `back_forward`), never on a fresh load (a link, a typed address).
- */
-export function ScrollRestorer() {
-  const location = useLocation();
-  const navigationType = useNavigationType();
-  const firstRender = useRef(true);
-  useEffect(() => {
-    if (!('scrollRestoration' in window.history)) return undefined;
-    window.history.scrollRestoration = 'manual';
-    // Leaving for another site: the browser restores this document if the student comes back.
-    const leave = () => {
-      window.history.scrollRestoration = 'auto';
-    };
-    window.addEventListener('pagehide', leave);
-    return () => window.removeEventListener('pagehide', leave);
-  }, []);
-  useLayoutEffect(() => {
-    const first = firstRender.current;
-    firstRender.current = false;
-    if (location.hash) return undefined;
-    const cameBack =
-      !first ||
-      (performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined)?.type ===
-        'back_forward';
-    const saved = navigationType === 'POP' && cameBack ? savedPositions()[location.key] : undefined;
-    const cancelRestore = restoreScroll(saved ?? 0);
-    // The position as the student left it: by the time this cleanup runs the next page may have
-    // replaced the DOM, and the window's own scrollY be clamped to that page's height.
-    let left = window.scrollY;
-    const onScroll = () => {
-      left = window.scrollY;
-    };
-    window.addEventListener('scroll', onScroll, { passive: true });
-    return () => {
-      cancelRestore();
-      window.removeEventListener('scroll', onScroll);
-      const positions = savedPositions();
-      positions[location.key] = left;
-      try {
-        sessionStorage.setItem(SCROLL_KEY, JSON.stringify(positions));
-      } catch {
-        // Storage full or blocked: Back then opens at the top, nothing worse.
-      }
-    };
-  }, [location.key, location.hash, navigationType]);
-  return null;
 }
