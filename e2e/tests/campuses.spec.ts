@@ -171,3 +171,22 @@ test("a UW student's marketplace holds nothing of MSU's, and the other way round
   await msuCtx.close();
   await uwCtx.close();
 });
+
+test('a tap on the campus picker before the page is ready opens its list once it is', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  // The landing page arrives rendered by the server; its scripts are held back, as on a slow network.
+  let releaseScripts!: () => void;
+  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
+  await page.route(/\/assets\/.+\.js$/, async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'commit' });
+  const picker = page.getByRole('combobox', { name: 'Find your campus' });
+  await picker.click();
+  await expect(picker).toBeFocused();
+  releaseScripts();
+  await expect(
+    page.getByRole('listbox', { name: 'Campuses' }).getByRole('option', { name: /MSU/ }),
+  ).toBeVisible();
+});

@@ -3,7 +3,7 @@
 // listing page a tap opens the full-screen viewer — swipe, pinch, double tap, arrows, Escape, focus
 // kept inside and given back to the photo — at 390 px with touch and at 1280 px with a mouse.
 // axe with the viewer open; screenshots of it at both widths.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type CDPSession, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
@@ -100,7 +100,8 @@ test('photos: PNG, JPEG and WebP posted from a phone; the full-screen viewer by 
     mimeType: 'image/heic',
     buffer: Buffer.from('....ftypheic not a photo this browser can open'),
   });
-  // The app first tries to convert it (browser-image-compression, loaded on demand): slow on a busy machine.
+  // Picked on the server-rendered page perhaps before its script ran (then taken once it has), and
+  // refused after the browser's try at decoding it: both can be slow on a busy machine.
   await expect(
     seller.getByText('"IMG_0042.heic" cannot be opened in this browser. Choose a JPEG or PNG photo instead.'),
   ).toBeVisible({ timeout: 30_000 });
@@ -269,4 +270,37 @@ test('photos: PNG, JPEG and WebP posted from a phone; the full-screen viewer by 
     /\/uploads\/.+\.jpg$/,
   );
   await deskCtx.close();
+});
+
+test('photos picked before the page is ready are kept, and a HEIC is refused', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+  const seller = await context.newPage();
+  await registeredStudent(seller, 'Ines', 'Early');
+  // The page arrives rendered by the server; its scripts are held back, as on a slow phone network.
+  let releaseScripts!: () => void;
+  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
+  await seller.route(/\/assets\/.+\.js$/, async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  await seller.goto('/addlisting', { waitUntil: 'commit' });
+  const input = seller.locator('input[type=file]');
+  await expect(input).toBeAttached();
+  const early = await photo('early', 'png', 800, 600, '#18453b');
+  await input.setInputFiles([
+    { name: 'early.png', mimeType: 'image/png', buffer: readFileSync(early) },
+    {
+      name: 'IMG_0043.heic',
+      mimeType: 'image/heic',
+      buffer: Buffer.from('....ftypheic not a photo this browser can open'),
+    },
+  ]);
+  releaseScripts();
+  const chosen = seller.getByRole('list', { name: 'Chosen photos' });
+  await expect(chosen.getByRole('img')).toHaveCount(1);
+  await expect(chosen.getByRole('img').first()).toHaveAccessibleName('Photo 1 of 1: early.png (cover)');
+  await expect(
+    seller.getByText('"IMG_0043.heic" cannot be opened in this browser. Choose a JPEG or PNG photo instead.'),
+  ).toBeVisible();
+  await context.close();
 });

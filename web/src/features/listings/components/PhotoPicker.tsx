@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { PHOTO_ACCEPT, SELLING_LIMITS, SELLING_MESSAGES, type ListingPhoto } from '@campus/contract';
 import { apiUrl } from '../../../api/client';
 import { cx } from '../../../ui/cx';
@@ -52,9 +52,9 @@ export function PhotoPicker({
   const full = items.length >= SELLING_LIMITS.photosMax;
   const count = items.length;
 
-  async function onFiles(e: ChangeEvent<HTMLInputElement>) {
-    const files = Array.from(e.target.files ?? []);
-    e.target.value = '';
+  async function onFiles(input: HTMLInputElement) {
+    const files = Array.from(input.files ?? []);
+    input.value = '';
     if (files.length === 0) return;
     // JPEG, PNG, WebP and HEIC are taken (each becomes a JPEG on save); a HEIC this browser
     // cannot open is refused now, with what to choose instead.
@@ -69,6 +69,14 @@ export function PhotoPicker({
       `${added.length === 1 ? '1 photo' : `${added.length} photos`} added, ${items.length + added.length} of ${SELLING_LIMITS.photosMax}.`,
     );
   }
+
+  // Photos chosen on the server-rendered page before its script was ready: the input holds them,
+  // but the change went by unheard. Taken now, as if just chosen.
+  useEffect(() => {
+    if (fileRef.current?.files?.length) void onFiles(fileRef.current);
+    // Once, on the first render: later choices arrive through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   function reorder(from: number, to: number) {
     if (to < 0 || to >= items.length || from === to) return;
@@ -197,7 +205,7 @@ export function PhotoPicker({
               aria-labelledby={`${inputId}-label`}
               aria-describedby={`${inputId}-hint`}
               disabled={disabled}
-              onChange={(e) => void onFiles(e)}
+              onChange={(e) => void onFiles(e.currentTarget)}
               className="peer sr-only"
             />
             <label
