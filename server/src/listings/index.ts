@@ -22,8 +22,8 @@ import type { ListingRow } from './store.js';
 export { ListingsService, type ListingsDeps, type ListingWrite } from './service.js';
 export type { ListingRow, ListingWithSeller } from './store.js';
 /** Row reads (and the demo seed's writes), each taking `db` or a transaction first. */
+export { browse as browseListingRows } from './browse-store.js';
 export {
-  browse as browseListingRows,
   findById as findListingRow,
   findPreviewRow as findListingPreviewRow,
   insertListing,

@@ -3,6 +3,7 @@ import type { AppContext, Principal } from '../context.js';
 import type { Cursor, FilterParams } from './query.js';
 import { keepsCopy, type SearchEngine } from './search/listing-search.js';
 import type { SearchFilters } from './search/search-index.js';
+import { browse, type BrowseQuery, type BrowseSort } from './browse-store.js';
 import * as store from './store.js';
 
 export interface Page {
@@ -14,7 +15,7 @@ export interface Page {
 export interface BrowseOptions extends SearchFilters {
   /** The viewer's campus (features.md §E): the page holds only its listings. */
   campusId: number;
-  sort?: store.BrowseSort;
+  sort?: BrowseSort;
   limit: number;
   cursor: Cursor | undefined;
   /** Sellers the viewer blocked (safety). */
@@ -168,10 +169,8 @@ export class ListingPages {
     return { listings, next };
   }
 
-  private async browsePage(
-    q: Omit<store.BrowseQuery, 'beforeId'> & { cursor: Cursor | undefined },
-  ): Promise<Page> {
-    const rows = await store.browse(
+  private async browsePage(q: Omit<BrowseQuery, 'beforeId'> & { cursor: Cursor | undefined }): Promise<Page> {
+    const rows = await browse(
       this.db,
       {
         ...q,

@@ -10,44 +10,16 @@ import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transac
 import type { Dialect } from '../db/connection.js';
 import type { Database, ListingPhotosTable, ListingsTable } from '../db/schema.js';
 import { imageVariants, photoUrl, type PhotoLinks } from '../media/index.js';
-import { listOrder, mergeOrdered } from './list-order.js';
-import type { SearchDoc, SearchFilters } from './search/search-index.js';
+import type { SearchDoc } from './search/search-index.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
+export type Executor = Kysely<Database> | Transaction<Database>;
 
 export type ListingRow = Selectable<ListingsTable>;
 export type ListingWithSeller = ListingRow & { first_name: string; last_name: string };
 export type PhotoRow = Selectable<ListingPhotosTable>;
 
-/** Browse orders: newest (id desc), price_asc (price, id ascending), price_desc (both descending). */
-export type BrowseSort = 'newest' | 'price_asc' | 'price_desc';
-
-/** A browse: the index's filters, an order, and where the page starts. */
-export interface BrowseQuery extends SearchFilters {
-  /**
-   * The viewer's campus (features.md §E): only its listings. Every browse of the listings module
-   * names it; a read by seller (a profile) is limited already by the seller's campus.
-   */
-  campusId?: number;
-  sort?: BrowseSort;
-  /** Keyset for the price sorts: listings after (price, id) in the sort's order. */
-  afterPrice?: { price: number; id: number };
-  sellerId?: number;
-  /** Browse shows unsold, unmoderated listings only; a seller's own page shows everything. */
-  includeSold: boolean;
-  /** Sellers the viewer blocked (safety): their listings are left out. */
-  excludeSellers?: readonly number[];
-  /** Keyset: only listings with a smaller id (newest first). */
-  beforeId?: number;
-  /**
-   * Freshness (features.md §H): with `includeSold` false, listings whose period ended at or before
-   * this time are left out. Every browse of the listings module passes the app's clock.
-   */
-  now?: number;
-  limit: number;
-}
-
-function withSeller(db: Executor) {
+/** Listings with their seller's name (cards and lists show it). */
+export function withSeller(db: Executor) {
   return db
     .selectFrom('listings')
     .innerJoin('users', 'users.id', 'listings.seller_id')
@@ -55,76 +27,8 @@ function withSeller(db: Executor) {
     .select(['users.first_name', 'users.last_name']);
 }
 
-/** `dialect` picks the plan where the two databases' planners differ (browseEachCategory). */
-export function browse(db: Executor, q: BrowseQuery, dialect: Dialect): Promise<ListingWithSeller[]> {
-  let query = withSeller(db);
-  if (q.campusId !== undefined) query = query.where('listings.campus_id', '=', q.campusId);
-  if (!q.includeSold) {
-    query = query.where(onMarket);
-    if (q.now !== undefined) query = query.where(listedAt(q.now));
-  }
-  if (q.excludeSellers?.length) query = query.where('listings.seller_id', 'not in', [...q.excludeSellers]);
-  if (q.sellerId !== undefined) query = query.where('listings.seller_id', '=', q.sellerId);
-  if (q.categories?.length) query = query.where('listings.category', 'in', [...q.categories]);
-  if (q.minCents !== undefined) query = query.where('listings.price_cents', '>=', q.minCents);
-  if (q.maxCents !== undefined) query = query.where('listings.price_cents', '<=', q.maxCents);
-  if (q.conditions?.length) query = query.where('listings.condition', 'in', [...q.conditions]);
-  if (q.courseCode !== undefined) query = query.where('listings.course_code', '=', q.courseCode);
-  if (q.isbn !== undefined) query = query.where('listings.isbn', '=', q.isbn);
-  const sort = q.sort ?? 'newest';
-  // PostgreSQL, with its statistics, pages newest-first over several categories well in one query.
-  if (q.categories && q.categories.length > 1 && (sort !== 'newest' || dialect === 'sqlite'))
-    return browseEachCategory(db, q, sort, dialect);
-  if (sort === 'newest') {
-    if (q.beforeId !== undefined) query = query.where('listings.id', '<', q.beforeId);
-    return query.orderBy('listings.id', 'desc').limit(q.limit).execute();
-  }
-  const dir = sort === 'price_asc' ? 'asc' : 'desc';
-  const after = q.afterPrice;
-  if (after) {
-    const op = sort === 'price_asc' ? '>' : '<';
-    query = query.where((eb) =>
-      eb.or([
-        eb('listings.price_cents', op, after.price),
-        eb.and([eb('listings.price_cents', '=', after.price), eb('listings.id', op, after.id)]),
-      ]),
-    );
-  }
-  return query.orderBy('listings.price_cents', dir).orderBy('listings.id', dir).limit(q.limit).execute();
-}
-
-/**
- * A page over several categories, as one ordered page per category merged here. With
- * `category IN (…)` neither database can read a (campus, category, is_sold, …) index in the page's
- * order, so the planner reads every listing of those categories in a price range and sorts them
- * (newest first on SQLite: 16–18 ms per page at 100k listings, even with statistics), or walks a
- * global index past every listing of the other categories. Each category's
- * (campus, category, is_sold, id) or (campus, category, is_sold, price, id) index (migration 016)
- * gives its page in order instead (≈ 0.2 ms each). PostgreSQL pages newest first well in one query
- * (its backward walk of (campus, is_sold, id) stops at the page's end), so there only the price
- * sorts are split.
- */
-async function browseEachCategory(
-  db: Executor,
-  q: BrowseQuery,
-  sort: BrowseSort,
-  dialect: Dialect,
-): Promise<ListingWithSeller[]> {
-  // A category asked twice is read once (its listings would otherwise appear twice).
-  const categories = [...new Set(q.categories)];
-  const pages = await Promise.all(
-    categories.map((category) => browse(db, { ...q, categories: [category] }, dialect)),
-  );
-  const order = listOrder<ListingWithSeller>(
-    sort,
-    (r) => r.price_cents,
-    (r) => r.id,
-  );
-  return mergeOrdered(pages, order, q.limit);
-}
-
 /** Unsold, not hidden by moderation, not taken off the market at its seller's move-out date. */
-function onMarket(eb: ExpressionBuilder<Database, 'listings'>) {
+export function onMarket(eb: ExpressionBuilder<Database, 'listings'>) {
   return eb.and([
     eb('listings.is_sold', '=', 0),
     eb('listings.moderation', 'is', null),
