@@ -6,6 +6,7 @@
 import { CAMPUS_MESSAGES, MESSAGES } from '@campus/contract';
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from '../support/axe.js';
+import { APP_ENTRY, holdRequests } from '../support/hold.js';
 import { postListing } from '../support/listings.js';
 import { readCode } from '../support/mail.js';
 import { shoot } from '../support/shots.js';
@@ -174,13 +175,8 @@ test("a UW student's marketplace holds nothing of MSU's, and the other way round
 
 test('a tap on the campus picker before the page is ready opens its list once it is', async ({ page }) => {
   await page.setViewportSize(PHONE);
-  // The landing page arrives rendered by the server; its scripts are held back, as on a slow network.
-  let releaseScripts!: () => void;
-  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
-  await page.route(/\/assets\/.+\.js$/, async (route) => {
-    await scriptsHeld;
-    await route.continue();
-  });
+  // The landing page arrives rendered by the server; its app script is held back, as on a slow network.
+  const releaseScripts = await holdRequests(page, APP_ENTRY);
   await page.goto('/', { waitUntil: 'commit' });
   const picker = page.getByRole('combobox', { name: 'Find your campus' });
   await picker.click();

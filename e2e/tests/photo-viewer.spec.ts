@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect, test, type CDPSession, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectAccessible } from '../support/axe.js';
+import { APP_ENTRY, holdRequests } from '../support/hold.js';
 import { settled } from '../support/settle.js';
 import { registeredStudent } from '../support/students.js';
 import { DESKTOP, PHONE } from '../support/viewports.js';
@@ -291,13 +292,8 @@ test('photos picked before the page is ready are kept, and a HEIC is refused', a
   const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
   const seller = await context.newPage();
   await registeredStudent(seller, 'Ines', 'Early');
-  // The page arrives rendered by the server; its scripts are held back, as on a slow phone network.
-  let releaseScripts!: () => void;
-  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
-  await seller.route(/\/assets\/.+\.js$/, async (route) => {
-    await scriptsHeld;
-    await route.continue();
-  });
+  // The page arrives rendered by the server; its app script is held back, as on a slow phone network.
+  const releaseScripts = await holdRequests(seller, APP_ENTRY);
   await seller.goto('/addlisting', { waitUntil: 'commit' });
   const input = seller.locator('input[type=file]');
   await expect(input).toBeAttached();
