@@ -156,7 +156,12 @@ async function newestByWalking(db: Executor, q: BrowseQuery, window: number): Pr
       walkThenPlan(trx, { ...q, categories: [category] }, window),
     );
   };
-  return db.isTransaction ? read(db as Transaction<Database>) : db.transaction().execute(read);
+  if (!db.isTransaction) return db.transaction().execute(read);
+  // The caller's transaction goes on after this page: sorting goes back on for its later queries.
+  const trx = db as Transaction<Database>;
+  const rows = await read(trx);
+  await sql`set local enable_sort to default`.execute(trx);
+  return rows;
 }
 
 /** One category's (or the campus's) page: the window walked in order, then the rest planned. */
@@ -175,8 +180,9 @@ async function walkThenPlan(
   if (q.beforeId !== undefined) edge = edge.where('listings.id', '<', q.beforeId);
   const windowEnd = await edge.orderBy('listings.id', 'desc').offset(window).limit(1).executeTakeFirst();
   const walked = await browseInOneQuery(trx, { ...q, aboveId: windowEnd?.id });
-  await sql`set local enable_sort to default`.execute(trx);
   if (walked.length >= q.limit || windowEnd === undefined) return walked;
+  // Sorting back on for the rest (the transaction's own end resets it otherwise: SET LOCAL).
+  await sql`set local enable_sort to default`.execute(trx);
   const planned = await browseInOneQuery(trx, {
     ...q,
     beforeId: windowEnd.id + 1,

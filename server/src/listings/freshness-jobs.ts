@@ -9,7 +9,8 @@ import type { ListingRow } from './store.js';
  * transaction that sets the period (posting, renewal, the upgrade's start-up pass):
  * - `listing.expiring` at three days before the end: the seller hears LISTING_EXPIRING;
  * - `listing.expired` at the end: the row's `updated_at` moves, so every process's search index
- *   and hot cache drop the listing (store.ts `lapsed`; reads are filtered by the clock meanwhile).
+ *   and hot cache drop the listing (search-docs-store.ts `lapsed`; reads are filtered by the clock
+ *   meanwhile).
  * Each job carries the end it was filed for and does nothing when the row has another one now
  * (renewed since), is sold, removed or gone: a late or repeated run is harmless, and the notice's
  * dedupe key makes it once per period even when a crashed process's job runs again.

@@ -1,6 +1,13 @@
 import { acrossCampuses } from '../../db/campus-scope.js';
 import type { Db } from '../../db/connection.js';
-import * as store from '../store.js';
+import {
+  inShard,
+  searchDocs,
+  toSearchDoc,
+  type CampusSearchDoc,
+  type SearchShard,
+} from '../search-docs-store.js';
+import type { ListingRow } from '../store.js';
 import type { ListingSearch } from './listing-search.js';
 import {
   SearchIndex,
@@ -18,7 +25,7 @@ export interface LiveIndexOptions {
   /** Re-read rows changed this long before the newest change seen (clock skew between processes). */
   lagMs?: number;
   /** Index only this shard of the listings (one thread of a ShardedSearchIndex); default all. */
-  shard?: store.SearchShard;
+  shard?: SearchShard;
 }
 
 /**
@@ -41,7 +48,7 @@ export class LiveSearchIndex implements ListingSearch {
   private lastRefresh = 0;
   private readonly refreshMs: number;
   private readonly lagMs: number;
-  private readonly shard: store.SearchShard | undefined;
+  private readonly shard: SearchShard | undefined;
 
   constructor(
     private readonly db: Db,
@@ -103,7 +110,7 @@ export class LiveSearchIndex implements ListingSearch {
     return index;
   }
 
-  private upsert(doc: store.CampusSearchDoc): void {
+  private upsert(doc: CampusSearchDoc): void {
     this.partitionFor(doc.campusId).upsert(doc);
     if (doc.updatedAt > this.watermark) this.watermark = doc.updatedAt;
   }
@@ -119,10 +126,10 @@ export class LiveSearchIndex implements ListingSearch {
     }
   }
 
-  applyRow(row: store.ListingRow): void {
-    if (!store.inShard(row.id, this.shard)) return;
+  applyRow(row: ListingRow): void {
+    if (!inShard(row.id, this.shard)) return;
     this.upsert({
-      ...store.toSearchDoc(row),
+      ...toSearchDoc(row),
       campusId: Number(row.campus_id),
       updatedAt: Number(row.updated_at),
     });
@@ -146,7 +153,7 @@ export class LiveSearchIndex implements ListingSearch {
    * campus's scope would see only that campus's rows, and an unscoped one none) and split by campus.
    */
   private async load(): Promise<void> {
-    const rows = await acrossCampuses(() => store.searchDocs(this.db.kysely, undefined, this.shard));
+    const rows = await acrossCampuses(() => searchDocs(this.db.kysely, undefined, this.shard));
     for (const row of rows) this.upsert(row);
     // Small campuses' posting lists into one array each (later upserts compact as they grow).
     for (const index of this.partitions.values()) index.compact();
@@ -156,7 +163,7 @@ export class LiveSearchIndex implements ListingSearch {
   private async refresh(): Promise<void> {
     this.lastRefresh = performance.now();
     const since = this.watermark - this.lagMs;
-    const rows = await acrossCampuses(() => store.searchDocs(this.db.kysely, since, this.shard));
+    const rows = await acrossCampuses(() => searchDocs(this.db.kysely, since, this.shard));
     for (const row of rows) this.upsert(row);
   }
 }

@@ -8,9 +8,10 @@ const byRelevance = (a: SearchHit, b: SearchHit): number => a.score - b.score ||
 
 /**
  * One search index split across threads (search + filters p95 ≤ 10 ms at 100k listings).
- * Each shard indexes the listings whose id leaves its remainder (store.inShard) and runs in its own
- * worker thread, so one search scores the corpus on every core at once: at 100,000 listings a
- * search's scoring on two threads took 0.52–0.55 of the time on one (docs/performance.md, session 11).
+ * Each shard indexes the listings whose id leaves its remainder (search-docs-store.ts inShard) and
+ * runs in its own worker thread, so one search scores the corpus on every core at once: at 100,000
+ * listings a search's scoring on two threads took 0.52–0.55 of the time on one (docs/performance.md,
+ * session 11).
  *
  * The answers are the single index's: a listing's score does not depend on the other listings
  * (Fuse.js scores each document alone), so the best `limit` after a cursor overall are among the
@@ -68,7 +69,7 @@ export class ShardedSearchIndex implements ListingSearch {
     await Promise.all(this.shards.map((s) => s.close()));
   }
 
-  /** The shard holding a listing: store.inShard's rule, shard i of n holding ids ≡ i (mod n). */
+  /** The shard holding a listing: inShard's rule, shard i of n holding ids ≡ i (mod n). */
   private owner(id: number): ListingSearch {
     return this.shards[id % this.shards.length] as ListingSearch;
   }

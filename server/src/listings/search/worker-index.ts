@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { AppContext } from '../../context.js';
-import type { ListingRow, SearchShard } from '../store.js';
+import type { SearchShard } from '../search-docs-store.js';
+import type { ListingRow } from '../store.js';
 import type { ListingSearch } from './listing-search.js';
 
 /** What the worker needs to open its own connection to the app's database. */
